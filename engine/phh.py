@@ -1,0 +1,349 @@
+"""PHH (Poker Hand History, phh-std) <-> table event log v1.
+
+Files are read and written with pokerkit's ``HandHistory`` (the maintained PHH implementation).
+PHH orders players by position: p1 is the first seat left of the button and the last player is
+the button (heads-up, pokerkit's convention: p1 is the big blind and p2 the button).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from pathlib import Path
+from typing import Any
+
+from pokerkit import HandHistory
+
+from engine.cards import CardError, parse_cards
+from engine.events import (
+    Action,
+    ActionKind,
+    Ante,
+    Blind,
+    CardSeen,
+    Event,
+    Face,
+    Game,
+    HandEnd,
+    HandStart,
+    Muck,
+    ShoeDraw,
+    Show,
+    TableConfig,
+)
+from engine.hand import BOARD_SIZE_AT, Hand
+
+GAME_OF_VARIANT = {"NT": Game.NLHE, "FT": Game.FLHE, "PO": Game.PLO}
+VARIANT_OF_GAME = {game: variant for variant, game in GAME_OF_VARIANT.items()}
+
+
+class PhhError(ValueError):
+    """A PHH hand that cannot be read or converted (with the reason)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhhHand:
+    """One converted hand: its events and what the file says each seat finished with."""
+
+    path: str
+    hand: str
+    events: tuple[Event, ...]
+    finishing_stacks: dict[int, int] | None
+    """In the events' chip units."""
+    units_per_chip: int
+    """The events count in the file's smallest unit: Pluribus files split odd chips in halves,
+    so their hands are converted with 2 units per chip."""
+
+
+def load(path: Path) -> HandHistory:
+    try:
+        with path.open("rb") as stream:
+            return HandHistory.load(stream)
+    except Exception as exc:  # pokerkit raises TOML, key and value errors alike
+        raise PhhError(f"cannot read PHH: {exc}") from exc
+
+
+def iter_phh_files(paths: Iterable[Path]) -> Iterator[Path]:
+    """The ``.phh`` files named, and those under the folders named, in sorted order."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(path.rglob("*.phh"))
+        else:
+            yield path
+
+
+def _units_per_chip(hh: HandHistory) -> int:
+    """The least multiplier that makes every amount of the file a whole number."""
+    values: list[object] = [
+        *hh.starting_stacks,
+        *(hh.antes or []),
+        *(hh.blinds_or_straddles or []),
+        *(hh.finishing_stacks or []),
+        hh.min_bet or 0,
+        hh.small_bet or 0,
+        hh.big_bet or 0,
+    ]
+    for raw in hh.actions:
+        words = raw.split("#", 1)[0].split()
+        if len(words) == 3 and words[1] == "cbr":
+            values.append(words[2])
+    try:
+        return lcm(1, *(Fraction(str(v)).denominator for v in values))
+    except (ValueError, ZeroDivisionError) as exc:
+        raise PhhError(f"bad amount: {exc}") from None
+
+
+def _by_position(values: Sequence[int], count: int) -> list[int]:
+    """pokerkit swaps the two positions' blinds and antes heads-up."""
+    padded = [*values, *([0] * count)][:count]
+    return [padded[1], padded[0]] if count == 2 else padded
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.shoe_seq = 0
+
+    def add(self, cls: type[Event], **fields: Any) -> None:
+        seq = len(self.events) + 1
+        self.events.append(cls(seq=seq, ts_ms=0, **fields))
+
+    def deal(self, card: str | None, to: str, face: Face) -> None:
+        if card is not None:
+            self.shoe_seq += 1
+            self.add(ShoeDraw, card=card, shoe_seq=self.shoe_seq)
+        self.add(CardSeen, to=to, face=face, card=card if face is Face.UP else None)
+
+
+def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand:
+    """Convert a parsed PHH hand into the table event log."""
+    game = GAME_OF_VARIANT.get(hh.variant)
+    if game is None:
+        raise PhhError(f"variant {hh.variant!r} is not a hold'em game the engine plays")
+    unit = _units_per_chip(hh)
+
+    def chips(value: object) -> int:
+        return int(Fraction(str(value)) * unit)
+
+    count = len(hh.starting_stacks)
+    seats = list(hh.seats) if hh.seats else list(range(1, count + 1))
+    seat_count = max(hh.seat_count or 0, max(seats))
+    blinds = _by_position([chips(v) for v in hh.blinds_or_straddles or []], count)
+    if any(blinds[2:]):
+        raise PhhError("straddles are not supported yet")
+    antes = _by_position([chips(v) for v in hh.antes or []], count)
+    sb, bb = (blinds[0], blinds[1]) if count > 2 else (blinds[1], blinds[0])
+    if game is Game.FLHE:
+        if chips(hh.small_bet) != bb or chips(hh.big_bet) != 2 * bb:
+            raise PhhError("fixed limit needs small bet = big blind and big bet = 2 big blinds")
+    big_blind_seat_index = 1 if count > 2 else 0
+    nonzero = [i for i, ante in enumerate(antes) if ante]
+    bb_ante = antes[big_blind_seat_index] if nonzero == [big_blind_seat_index] else 0
+    hand_id = str(hh.hand) if hh.hand is not None else Path(path).stem
+    out = _Writer()
+    out.add(
+        TableConfig,
+        table=str(hh.table) if hh.table is not None else table,
+        game=game,
+        seats=seat_count,
+        sb=sb,
+        bb=bb,
+        ante=0 if bb_ante else max(antes),
+        bb_ante=bb_ante,
+    )
+    stacks = dict(zip(seats, (chips(v) for v in hh.starting_stacks), strict=True))
+    out.add(HandStart, hand=hand_id, button=seats[-1], stacks=stacks)
+    for i, ante in enumerate(antes):
+        if ante:
+            out.add(Ante, seat=seats[i], amount=min(ante, stacks[seats[i]]))
+    behind = {seat: stacks[seat] - min(antes[i], stacks[seat]) for i, seat in enumerate(seats)}
+    street_bets = dict.fromkeys(seats, 0)
+    blind_order = [1, 0] if count == 2 else [0, 1]
+    for i in blind_order:
+        seat = seats[i]
+        if blinds[i]:
+            posted = min(blinds[i], behind[seat])
+            out.add(Blind, seat=seat, amount=posted)
+            street_bets[seat] = posted
+            behind[seat] -= posted
+    current = max(max(street_bets.values()), bb if any(blinds) else 0)
+
+    hole: dict[int, list[str | None]] = {}
+    dealt = False
+    for raw in hh.actions:
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        if words[:2] == ["d", "dh"] and len(words) == 4:
+            hole[_seat_of(words[2], seats)] = _cards_or_unknown(words[3])
+            continue
+        if not dealt:
+            _deal_hole(out, hole, seats)
+            dealt = True
+        if words[:2] == ["d", "db"] and len(words) == 3:
+            for card in _known(words[2]):
+                out.deal(card, "board", Face.UP)
+            street_bets = dict.fromkeys(seats, 0)
+            current = 0
+            continue
+        seat = _seat_of(words[0], seats)
+        verb, rest = words[1] if len(words) > 1 else "", words[2:]
+        my_bet = street_bets[seat]
+        if verb == "f":
+            out.add(Action, seat=seat, action=ActionKind.FOLD)
+        elif verb == "cc":
+            to = min(current, my_bet + behind[seat])
+            kind = ActionKind.CHECK if to == my_bet else ActionKind.CALL
+            out.add(Action, seat=seat, action=kind, to=None if kind is ActionKind.CHECK else to)
+            behind[seat] -= to - my_bet
+            street_bets[seat] = to
+        elif verb == "cbr" and len(rest) == 1:
+            to = chips(rest[0])
+            kind = ActionKind.RAISE if current else ActionKind.BET
+            out.add(Action, seat=seat, action=kind, to=to)
+            behind[seat] -= to - my_bet
+            street_bets[seat] = to
+            current = max(current, to)
+        elif verb == "sm" and (not rest or rest == ["????"]):
+            out.add(Muck, seat=seat)
+        elif verb == "sm" and len(rest) == 1:
+            shown = rest[0] if rest[0] != "-" else "".join(c or "??" for c in hole.get(seat, []))
+            out.add(Show, seat=seat, cards=_known(shown))
+        else:
+            raise PhhError(f"action {raw!r} is not supported")
+    if not dealt:
+        _deal_hole(out, hole, seats)
+    out.add(HandEnd, hand=hand_id)
+    finishing = None
+    if hh.finishing_stacks is not None:
+        finishing = dict(zip(seats, (chips(v) for v in hh.finishing_stacks), strict=True))
+    return PhhHand(
+        path=path,
+        hand=hand_id,
+        events=tuple(out.events),
+        finishing_stacks=finishing,
+        units_per_chip=unit,
+    )
+
+
+def _seat_of(player: str, seats: Sequence[int]) -> int:
+    if not (player.startswith("p") and player[1:].isdigit()) or not (
+        1 <= int(player[1:]) <= len(seats)
+    ):
+        raise PhhError(f"unknown player {player!r}")
+    return seats[int(player[1:]) - 1]
+
+
+def _known(text: str) -> tuple[str, ...]:
+    try:
+        return parse_cards(text)
+    except CardError as exc:
+        raise PhhError(str(exc)) from None
+
+
+def _cards_or_unknown(text: str) -> list[str | None]:
+    pairs = [text[i : i + 2] for i in range(0, len(text), 2)]
+    return [None if pair == "??" else _known(pair)[0] for pair in pairs]
+
+
+def _deal_hole(out: _Writer, hole: dict[int, list[str | None]], seats: Sequence[int]) -> None:
+    """One card at a time, clockwise from the first seat left of the button (R-DEAL-1)."""
+    rounds = max((len(cards) for cards in hole.values()), default=0)
+    for k in range(rounds):
+        for seat in seats:
+            cards = hole.get(seat, [])
+            if k < len(cards):
+                out.deal(cards[k], f"seat:{seat}", Face.DOWN)
+
+
+# --- export --------------------------------------------------------------------------------
+
+
+def split_hands(events: Iterable[Event]) -> Iterator[tuple[TableConfig, list[Event]]]:
+    """The events of each hand (``hand_start`` .. ``hand_end``) with the table they were on."""
+    config: TableConfig | None = None
+    current: list[Event] | None = None
+    for event in events:
+        if isinstance(event, TableConfig):
+            config = event
+        elif isinstance(event, HandStart):
+            if current and config is not None:
+                yield config, current
+            current = [event]
+        elif current is not None:
+            current.append(event)
+            if isinstance(event, HandEnd):
+                assert config is not None
+                yield config, current
+                current = None
+    if current and config is not None:
+        yield config, current
+
+
+def from_events(config: TableConfig, events: Sequence[Event]) -> HandHistory:
+    """Write one hand of the event log as a PHH ``HandHistory``."""
+    start = events[0]
+    assert isinstance(start, HandStart)
+    variant = VARIANT_OF_GAME[config.game]
+    hand = Hand(config, start)
+    order = hand.clockwise_from(start.button)
+    player = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
+    count = len(order)
+    antes = [0] * count
+    blinds = [0] * count
+    actions: list[str] = []
+    for event in events[1:]:
+        if isinstance(event, Ante):
+            antes[order.index(event.seat)] += event.amount
+        elif isinstance(event, Blind):
+            blinds[order.index(event.seat)] += event.amount
+        elif isinstance(event, Action):
+            actions.append(_phh_action(hand, event, player[event.seat]))
+        elif isinstance(event, Show):
+            actions.append(f"{player[event.seat]} sm {''.join(event.cards)}")
+        elif isinstance(event, Muck):
+            actions.append(f"{player[event.seat]} sm")
+        if not isinstance(event, HandEnd):
+            board_before = len(hand.board)
+            hand.apply(event)
+            if len(hand.board) != board_before and len(hand.board) in BOARD_SIZE_AT.values():
+                first = max((n for n in (0, 3, 4) if n < len(hand.board)), default=0)
+                actions.append(f"d db {''.join(hand.board[first:])}")
+    dealing = [
+        f"d dh {player[seat]} {''.join(card or '??' for card in hand.hole[seat])}"
+        for seat in order
+    ]
+    report = hand.finish(complete=True, seq=events[-1].seq)
+    finishing = report.settlement.finishing_stacks
+    fields: dict[str, Any] = {
+        "variant": variant,
+        "ante_trimming_status": not config.bb_ante,
+        "antes": _by_position(antes, count),
+        "blinds_or_straddles": _by_position(blinds, count),
+        "starting_stacks": [start.stacks[seat] for seat in order],
+        "actions": dealing + actions,
+        "hand": start.hand,
+        "table": config.table,
+        "seats": order,
+        "seat_count": config.seats,
+        "finishing_stacks": [finishing[s] for s in order] if finishing is not None else None,
+    }
+    if variant == "FT":
+        fields.update(small_bet=config.bb, big_bet=2 * config.bb)
+    else:
+        fields["min_bet"] = config.bb
+    return HandHistory(**fields)
+
+
+def _phh_action(hand: Hand, event: Action, who: str) -> str:
+    if event.action is ActionKind.FOLD:
+        return f"{who} f"
+    my_bet = hand.street_bets[event.seat]
+    to = event.to
+    if event.action is ActionKind.ALLIN:
+        to = my_bet + hand.stacks[event.seat]
+    if event.action in (ActionKind.CHECK, ActionKind.CALL) or to is None or to <= hand.current_bet:
+        return f"{who} cc"
+    return f"{who} cbr {to}"

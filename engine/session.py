@@ -1,0 +1,109 @@
+"""A table's stream of events: the current configuration, the open hand, the finished hands."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.alerts import Alert, Family, Severity
+from engine.errors import EventError, InputError
+from engine.events import Event, HandEnd, HandStart, TableConfig, TrayCount
+from engine.hand import Hand, HandReport
+
+
+class TableSession:
+    """Feed events in log order; each finished hand comes back as a ``HandReport``.
+
+    ``feed`` raises ``EventError`` for an event that cannot be applied; the session stays usable
+    and the event is skipped.
+    """
+
+    def __init__(self) -> None:
+        self.config: TableConfig | None = None
+        self.hand: Hand | None = None
+        self.last_seq = 0
+
+    def feed(self, event: Event) -> HandReport | None:
+        self.last_seq = event.seq
+        if isinstance(event, TableConfig):
+            self.config = event  # a hand already open keeps the configuration it started with
+            return None
+        if isinstance(event, HandStart):
+            return self._start(event)
+        if self.hand is None:
+            if isinstance(event, TrayCount):
+                return None
+            raise EventError("type", f"{event.TYPE} outside a hand (no hand_start before it)")
+        if isinstance(event, HandEnd):
+            if event.hand != self.hand.hand:
+                raise EventError(
+                    "hand", f"hand_end of hand {event.hand} but hand {self.hand.hand} is open"
+                )
+            return self._close(complete=True, seq=event.seq)
+        self.hand.apply(event)
+        return None
+
+    def close(self) -> HandReport | None:
+        """End of the log: settle the hand still open, if any."""
+        if self.hand is None:
+            return None
+        return self._close(complete=False, seq=self.last_seq)
+
+    def _start(self, event: HandStart) -> HandReport | None:
+        if self.config is None:
+            raise EventError("type", "hand_start before any table line")
+        new_hand = Hand(self.config, event)  # raises before the open hand is touched
+        previous = None
+        if self.hand is not None:
+            self.hand.alerts.append(
+                Alert(
+                    hand=self.hand.hand,
+                    seq=event.seq,
+                    rule="R-HAND-1",
+                    family=Family.SEQUENCE,
+                    severity=Severity.INFO,
+                    seat=None,
+                    message=f"hand {self.hand.hand} had no hand_end before hand {event.hand}",
+                )
+            )
+            previous = self._close(complete=False, seq=event.seq)
+        self.hand = new_hand
+        return previous
+
+    def _close(self, *, complete: bool, seq: int) -> HandReport:
+        assert self.hand is not None
+        report = self.hand.finish(complete=complete, seq=seq)
+        self.hand = None
+        return report
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckResult:
+    hands: tuple[HandReport, ...]
+    errors: tuple[InputError, ...]
+
+    @property
+    def alerts(self) -> tuple[Alert, ...]:
+        return tuple(alert for hand in self.hands for alert in hand.alerts)
+
+
+def check(items: Iterable[tuple[int, Event | InputError]], path: str) -> CheckResult:
+    """Run numbered events (as ``codec.read_file`` yields them) through a ``TableSession``."""
+    session = TableSession()
+    hands: list[HandReport] = []
+    errors: list[InputError] = []
+    for line, item in items:
+        if isinstance(item, InputError):
+            errors.append(item)
+            continue
+        try:
+            report = session.feed(item)
+        except EventError as exc:
+            errors.append(InputError(path=path, line=line, field=exc.field, message=exc.message))
+            continue
+        if report is not None:
+            hands.append(report)
+    last = session.close()
+    if last is not None:
+        hands.append(last)
+    return CheckResult(hands=tuple(hands), errors=tuple(errors))
