@@ -117,6 +117,7 @@ class Hand:
         self.round_open = True
         self.actions_started = False
         self.to_act: int | None = None
+        self.flow_next: int | None = None
         self.blinds: list[tuple[int, int]] = []
         self.board: list[str] = []
         self.hole: dict[int, list[str | None]] = {seat: [] for seat in self.seats}
@@ -299,22 +300,29 @@ class Hand:
             return behind
         return behind or self.acted_at[seat] is None
 
-    def _next_to_act(self, after: int) -> int | None:
+    def _next_to_act(self, after: int, *, first: int | None = None) -> int | None:
+        """The next seat that must act after ``after`` (``first``, if given, is asked first)."""
         if len(self._live()) <= 1:
             return None
         active_count = len(self._active())
-        for seat in self.clockwise_from(after):
+        order = self.clockwise_from(after)
+        if first is not None:
+            order = [first, *(s for s in order if s != first)]
+        for seat in order:
             if self._needs_action(seat, active_count):
                 return seat
         return None
 
     def _open_round(self) -> None:
         if not self.actions_started and self.street is Street.PREFLOP:
-            self.to_act = self._next_to_act(self._bb_seat())
+            self.to_act = self.flow_next = self._next_to_act(self._bb_seat())
         self.actions_started = True
 
-    def _close_round_if_done(self, after: int) -> None:
-        self.to_act = self._next_to_act(after)
+    def _close_round_if_done(self, after: int, *, skipped: int | None = None) -> None:
+        self.to_act = self._next_to_act(after, first=skipped)
+        # After an action out of turn the skipped seat still owes its action, but the seats that
+        # follow the out-of-turn actor in clockwise order are not out of turn once more.
+        self.flow_next = self._next_to_act(after) if skipped is not None else self.to_act
         if self.to_act is None:
             self.round_open = False
 
@@ -353,7 +361,10 @@ class Hand:
                 f"seat {seat} acted ({event.action}) after the {self.street.name.lower()} "
                 "betting was over",
             )
-        elif self.to_act != seat:
+        skipped = None
+        if self.round_open and self.to_act != seat:
+            skipped = self.to_act  # still owes its action: the turn stays with it
+        if skipped is not None and self.flow_next != seat:
             self._alert(
                 event.seq,
                 "R-BET-17",
@@ -398,7 +409,7 @@ class Hand:
                 self._call(event, to, all_in=to == all_in_to)
         self.acted_at[seat] = self.current_bet
         if self.round_open:
-            self._close_round_if_done(seat)
+            self._close_round_if_done(seat, skipped=skipped)
 
     def _call(self, event: Action, to: int, *, all_in: bool) -> None:
         seat = event.seat

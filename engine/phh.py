@@ -347,3 +347,10 @@ def _phh_action(hand: Hand, event: Action, who: str) -> str:
     if event.action in (ActionKind.CHECK, ActionKind.CALL) or to is None or to <= hand.current_bet:
         return f"{who} cc"
     return f"{who} cbr {to}"
+
+
+def dump_histories(histories: Sequence[HandHistory]) -> str:
+    """One hand as ``.phh``; several as ``.phhs`` (numbered sections)."""
+    if len(histories) == 1:
+        return str(histories[0].dumps()) + "\n"
+    return str(HandHistory.dumps_all(histories)) + "\n" if histories else ""

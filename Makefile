@@ -1,0 +1,48 @@
+# Feltwatch: `make demo` runs the main job, `make test` the whole test suite.
+# Both create .venv on first use and install the pinned versions of constraints.txt.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
+export ORT_DISABLE_TELEMETRY := 1
+
+.PHONY: demo test lint bench lock clean
+
+$(BIN)/python:
+	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Feltwatch needs Python 3.11, found " + sys.version.split()[0]'
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed-run: $(BIN)/python pyproject.toml constraints.txt
+	$(PIP) install -c constraints.txt -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(BIN)/python pyproject.toml constraints.txt
+	$(PIP) install -c constraints.txt -e '.[dev]'
+	touch $@ $(VENV)/.installed-run
+
+demo: $(VENV)/.installed-run
+	$(BIN)/feltwatch check examples/irregular-hands.jsonl
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+# pytest exits 5 when it collected no test: make treats every non-zero exit as a failure.
+test: lint
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python bench/engine.py
+
+# Re-pin every dependency (run after changing pyproject.toml, then commit constraints.txt).
+lock:
+	rm -rf .venv-lock && $(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/python -m pip --disable-pip-version-check --quiet install -e '.[dev]'
+	.venv-lock/bin/python -m pip freeze --exclude-editable | grep -v '^-e ' > constraints.txt
+	rm -rf .venv-lock
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

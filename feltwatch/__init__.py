@@ -1,0 +1,1 @@
+"""Feltwatch composition root: configuration, processes, journal and the ``feltwatch`` CLI."""

@@ -1,0 +1,3 @@
+from feltwatch.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,128 @@
+"""The ``feltwatch`` command line.
+
+Exit codes: 0 done; 1 done, but some input was wrong (each problem printed on stderr) or, for
+``phh replay``, a hand was not reproduced; 2 usage error or a file that cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from engine import codec, phh
+from engine.phh_replay import replay_files
+from engine.errors import InputError
+from engine.events import HandStart
+from engine.session import check
+from feltwatch.report import alert_line, hand_summary
+
+EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
+
+
+def _print_errors(errors: Sequence[InputError]) -> None:
+    for error in errors:
+        print(f"error: {error}", file=sys.stderr)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        result = check(codec.read_file(path), str(path))
+    except OSError as exc:
+        print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    _print_errors(result.errors)
+    if args.json:
+        for alert in result.alerts:
+            print(json.dumps(alert.to_json(), separators=(",", ":")))
+    else:
+        for report in result.hands:
+            print("\n".join(hand_summary(report)))
+        print(
+            f"{len(result.hands)} hands, {len(result.alerts)} alerts, "
+            f"{len(result.errors)} input errors"
+        )
+    return EXIT_BAD_INPUT if result.errors else EXIT_OK
+
+
+def cmd_phh_replay(args: argparse.Namespace) -> int:
+    paths = [Path(p) for p in args.paths]
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        print(f"error: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr)
+        return EXIT_USAGE
+    summary = replay_files(phh.iter_phh_files(paths))
+    for outcome in summary.outcomes:
+        if args.json:
+            print(json.dumps(outcome.to_json(), separators=(",", ":")))
+        elif outcome.problem:
+            print(f"{outcome.path}: {outcome.problem}")
+        for alert in outcome.alerts if not args.json else ():
+            print(f"{outcome.path}: {alert_line(alert)}")
+    unchecked = summary.hands - summary.checked
+    note = f" ({unchecked} without finishing_stacks, not checked)" if unchecked else ""
+    line = f"{summary.hands} hands, {summary.reproduced} reproduced{note}"
+    print(line, file=sys.stderr if args.json else sys.stdout)
+    return EXIT_BAD_INPUT if summary.failed else EXIT_OK
+
+
+def cmd_phh_export(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        items = list(codec.read_file(path))
+    except OSError as exc:
+        print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    errors = [item for _, item in items if isinstance(item, InputError)]
+    _print_errors(errors)
+    events = [item for _, item in items if not isinstance(item, InputError)]
+    histories = []
+    failed = False
+    for config, hand_events in phh.split_hands(events):
+        try:
+            histories.append(phh.from_events(config, hand_events))
+        except (phh.PhhError, ValueError) as exc:
+            start = hand_events[0]
+            hand = start.hand if isinstance(start, HandStart) else "?"
+            print(f"error: {path}: hand {hand} cannot be written as PHH: {exc}", file=sys.stderr)
+            failed = True
+    text = phh.dump_histories(histories)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return EXIT_BAD_INPUT if errors or failed else EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="feltwatch", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = commands.add_parser("check", help="validate a table event log (JSONL) and print alerts")
+    p.add_argument("file", metavar="FILE.jsonl")
+    p.add_argument("--json", action="store_true", help="print alerts as JSON, one per line")
+    p.set_defaults(run=cmd_check)
+
+    hh = commands.add_parser("phh", help="PHH hand histories").add_subparsers(
+        dest="phh_command", required=True, metavar="SUBCOMMAND"
+    )
+    p = hh.add_parser("replay", help="replay PHH hands and compare payouts with the file")
+    p.add_argument("paths", nargs="+", metavar="PATH", help=".phh files or folders")
+    p.add_argument("--json", action="store_true", help="one JSON result per hand")
+    p.set_defaults(run=cmd_phh_replay)
+    p = hh.add_parser("export", help="write each hand of an event log as PHH")
+    p.add_argument("file", metavar="FILE.jsonl")
+    p.add_argument("-o", "--output", help="write here instead of standard output")
+    p.set_defaults(run=cmd_phh_export)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except BrokenPipeError:
+        return EXIT_OK
