@@ -74,6 +74,8 @@ def _str(obj: Mapping[str, Any], name: str) -> str:
 def _enum(obj: Mapping[str, Any], name: str, enum: type[E]) -> E:
     value = obj.get(name)
     try:
+        if not isinstance(value, str):
+            raise ValueError(value)
         return enum(value)
     except ValueError:
         allowed = ", ".join(member.value for member in enum)
@@ -238,7 +240,7 @@ def parse_event(obj: object) -> Event:
         raise EventError(None, f"expected a JSON object, got {type(obj).__name__}")
     kind = obj.get("type")
     parser = _PARSERS.get(kind) if isinstance(kind, str) else None
-    if parser is None:
+    if parser is None or not isinstance(kind, str):
         raise EventError("type", f"unknown event type {kind!r} (known: {', '.join(_PARSERS)})")
     base = {
         "seq": _int(obj, "seq"),

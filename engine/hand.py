@@ -101,6 +101,7 @@ class Hand:
         self.hand = start.hand
         self.button = start.button
         self.seats: tuple[int, ...] = tuple(sorted(start.stacks))
+        self._clockwise: dict[int, list[int]] = {}
         self.starting_stacks = dict(start.stacks)
         self.stacks = dict(start.stacks)
         self.committed = dict.fromkeys(self.seats, 0)
@@ -150,22 +151,22 @@ class Hand:
 
     def finish(self, *, complete: bool, seq: int) -> HandReport:
         settlement = self._settle()
-        observed = None
+        observed: dict[int, int] | None = None
         if self.awards:
             observed = {}
             for award in self.awards:
                 observed[award.seat] = observed.get(award.seat, 0) + award.amount
             self._check_awards(settlement, observed, seq)
-        if self.observed_rake is not None and not settlement.undecided:
-            if self.observed_rake != settlement.rake:
-                self._alert(
-                    seq,
-                    "R-RAKE-1",
-                    Family.CHIP_MISCOUNT,
-                    None,
-                    f"rake taken {self.observed_rake}, computed {settlement.rake} "
-                    f"({self.table.rake_pct}% capped at {self.table.rake_cap or 'no cap'})",
-                )
+        rake = self.observed_rake
+        if rake is not None and not settlement.undecided and rake != settlement.rake:
+            self._alert(
+                seq,
+                "R-RAKE-1",
+                Family.CHIP_MISCOUNT,
+                None,
+                f"rake taken {rake}, computed {settlement.rake} "
+                f"({self.table.rake_pct}% capped at {self.table.rake_cap or 'no cap'})",
+            )
         return HandReport(
             table=self.table.table,
             hand=self.hand,
@@ -226,7 +227,11 @@ class Hand:
 
     def clockwise_from(self, seat: int) -> list[int]:
         """Seats in the hand in clockwise order, starting with the first one after ``seat``."""
-        return sorted(self.seats, key=lambda s: (s - seat - 1) % self.table.seats)
+        order = self._clockwise.get(seat)
+        if order is None:
+            order = sorted(self.seats, key=lambda s: (s - seat - 1) % self.table.seats)
+            self._clockwise[seat] = order
+        return order
 
     def _live(self) -> list[int]:
         return [s for s in self.seats if s not in self.folded]
@@ -252,7 +257,9 @@ class Hand:
     def _on_ante(self, event: Ante) -> None:
         self._require_seat(event.seat)
         if self.table.bb_ante:
-            self._forced_amount_alert(event.seat, event.amount, (self.table.bb_ante,), "ante", event.seq)
+            self._forced_amount_alert(
+                event.seat, event.amount, (self.table.bb_ante,), "ante", event.seq
+            )
             # A big-blind ante is dead money in the main pot, not a bet anyone matches.
             paid = min(event.amount, self.stacks[event.seat])
             self.stacks[event.seat] -= paid
@@ -260,7 +267,9 @@ class Hand:
             if self.stacks[event.seat] == 0:
                 self.all_in.add(event.seat)
         else:
-            self._forced_amount_alert(event.seat, event.amount, (self.table.ante,), "ante", event.seq)
+            self._forced_amount_alert(
+                event.seat, event.amount, (self.table.ante,), "ante", event.seq
+            )
             self._commit(event.seat, event.amount, event.seq)
 
     def _on_blind(self, event: Blind) -> None:
@@ -538,7 +547,9 @@ class Hand:
             if event.card is not None:
                 identity = event.card
             if identity is None:
-                raise EventError("card", "a board card needs its identity (face up or from the shoe)")
+                raise EventError(
+                    "card", "a board card needs its identity (face up or from the shoe)"
+                )
             self._place(identity, "board", "card", event.seq)
             self._deal_board(identity, event.seq)
         elif event.to == "burn":

@@ -90,9 +90,15 @@ def _units_per_chip(hh: HandHistory) -> int:
         if len(words) == 3 and words[1] == "cbr":
             values.append(words[2])
     try:
-        return lcm(1, *(Fraction(str(v)).denominator for v in values))
+        return lcm(1, *(_denominator(v) for v in values))
     except (ValueError, ZeroDivisionError) as exc:
         raise PhhError(f"bad amount: {exc}") from None
+
+
+def _denominator(value: object) -> int:
+    if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
+        return 1
+    return Fraction(str(value)).denominator
 
 
 def _by_position(values: Sequence[int], count: int) -> list[int]:
@@ -125,6 +131,8 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
     unit = _units_per_chip(hh)
 
     def chips(value: object) -> int:
+        if isinstance(value, int):
+            return value * unit
         return int(Fraction(str(value)) * unit)
 
     count = len(hh.starting_stacks)
@@ -135,9 +143,8 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
         raise PhhError("straddles are not supported yet")
     antes = _by_position([chips(v) for v in hh.antes or []], count)
     sb, bb = (blinds[0], blinds[1]) if count > 2 else (blinds[1], blinds[0])
-    if game is Game.FLHE:
-        if chips(hh.small_bet) != bb or chips(hh.big_bet) != 2 * bb:
-            raise PhhError("fixed limit needs small bet = big blind and big bet = 2 big blinds")
+    if game is Game.FLHE and (chips(hh.small_bet) != bb or chips(hh.big_bet) != 2 * bb):
+        raise PhhError("fixed limit needs small bet = big blind and big bet = 2 big blinds")
     big_blind_seat_index = 1 if count > 2 else 0
     nonzero = [i for i, ante in enumerate(antes) if ante]
     bb_ante = antes[big_blind_seat_index] if nonzero == [big_blind_seat_index] else 0
@@ -303,8 +310,8 @@ def from_events(config: TableConfig, events: Sequence[Event]) -> HandHistory:
             actions.append(_phh_action(hand, event, player[event.seat]))
         elif isinstance(event, Show):
             actions.append(f"{player[event.seat]} sm {''.join(event.cards)}")
-        elif isinstance(event, Muck):
-            actions.append(f"{player[event.seat]} sm")
+        elif isinstance(event, Muck) and event.seat not in hand.shown:
+            actions.append(f"{player[event.seat]} sm")  # PHH: a tabled hand stays shown
         if not isinstance(event, HandEnd):
             board_before = len(hand.board)
             hand.apply(event)
@@ -312,8 +319,7 @@ def from_events(config: TableConfig, events: Sequence[Event]) -> HandHistory:
                 first = max((n for n in (0, 3, 4) if n < len(hand.board)), default=0)
                 actions.append(f"d db {''.join(hand.board[first:])}")
     dealing = [
-        f"d dh {player[seat]} {''.join(card or '??' for card in hand.hole[seat])}"
-        for seat in order
+        f"d dh {player[seat]} {''.join(card or '??' for card in hand.hole[seat])}" for seat in order
     ]
     report = hand.finish(complete=True, seq=events[-1].seq)
     finishing = report.settlement.finishing_stacks
@@ -330,6 +336,8 @@ def from_events(config: TableConfig, events: Sequence[Event]) -> HandHistory:
         "seat_count": config.seats,
         "finishing_stacks": [finishing[s] for s in order] if finishing is not None else None,
     }
+    if report.settlement.rake:
+        fields["user_defined_fields"] = {"_rake": report.settlement.rake}
     if variant == "FT":
         fields.update(small_bet=config.bb, big_bet=2 * config.bb)
     else:

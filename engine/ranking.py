@@ -20,7 +20,7 @@ def hand_value(game: Game, hole: Sequence[str], board: Sequence[str]) -> int:
     """Best hand value: any five of hole + board in hold'em, exactly two + three in Omaha."""
     if game is Game.PLO:
         return max(
-            eval7.evaluate([_card(c) for c in (*two, *three)])
+            int(eval7.evaluate([_card(c) for c in (*two, *three)]))
             for two in combinations(hole, 2)
             for three in combinations(board, 3)
         )

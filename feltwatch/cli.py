@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine import codec, phh
-from engine.phh_replay import replay_files
 from engine.errors import InputError
 from engine.events import HandStart
+from engine.phh_replay import replay_files
 from engine.session import check
 from feltwatch.report import alert_line, hand_summary
 

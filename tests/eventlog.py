@@ -29,7 +29,9 @@ class Log:
         return len(self.lines)
 
     def hand(self, hand: str, button: int, stacks: dict[int, int]) -> Log:
-        return self.add("hand_start", hand=hand, button=button, stacks={str(k): v for k, v in stacks.items()})
+        return self.add(
+            "hand_start", hand=hand, button=button, stacks={str(k): v for k, v in stacks.items()}
+        )
 
     def blinds(self, *posts: tuple[int, int]) -> Log:
         for seat, amount in posts:

@@ -23,7 +23,9 @@ def test_the_real_hands_are_there() -> None:
 
 def test_every_real_hand_with_finishing_stacks_is_reproduced() -> None:
     summary = replay_files(REAL_FILES)
-    failures = [f"{o.path}: {o.problem}" for o in summary.outcomes if o.checked and not o.reproduced]
+    failures = [
+        f"{o.path}: {o.problem}" for o in summary.outcomes if o.checked and not o.reproduced
+    ]
     assert failures == []
     assert (summary.hands, summary.checked, summary.reproduced) == (201, 200, 200)
 
