@@ -119,7 +119,7 @@ def test_engine_level_bad_input_names_line_and_field_and_goes_on() -> None:
     assert len(result.hands) == 1 and result.hands[0].complete
 
 
-scalars = st.none() | st.booleans() | st.integers(-5, 10**6) | st.text(max_size=4)
+scalars = st.none() | st.booleans() | st.integers(-5, 10**6) | st.text("AKs2d:x", max_size=4)
 json_values = (
     scalars
     | st.lists(scalars, max_size=3)
