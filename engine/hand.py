@@ -33,8 +33,7 @@ from engine.events import (
     TableConfig,
     TrayCount,
 )
-from engine.pots import Pot, build_pots, rake_amount, split, take_rake, uncalled_return
-from engine.ranking import hand_value
+from engine.settlement import Settlement, settle
 
 
 class Street(IntEnum):
@@ -45,25 +44,6 @@ class Street(IntEnum):
 
 
 BOARD_SIZE_AT = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Settlement:
-    """What the hand's ledger and tabled cards say each seat should get."""
-
-    pots: tuple[Pot, ...]
-    """After rake."""
-    shares: Mapping[str, Mapping[int, int]]
-    """Pot name -> seat -> chips; a pot missing here could not be decided (see ``undecided``)."""
-    undecided: Mapping[str, str]
-    """Pot name -> why its winner cannot be computed from the log."""
-    returned: Mapping[int, int]
-    """Uncalled bet given back, by seat."""
-    rake: int
-    awards: Mapping[int, int]
-    """Chips each seat wins (returned bets excluded)."""
-    finishing_stacks: Mapping[int, int] | None
-    """None while any pot is undecided."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -607,63 +587,19 @@ class Hand:
     # --- settlement ------------------------------------------------------------------------
 
     def _settle(self) -> Settlement:
-        committed = dict(self.committed)
-        returned_seat, returned = uncalled_return(committed)
-        if returned_seat is not None:
-            committed[returned_seat] -= returned
-        live = self._live()
-        pots = build_pots(committed, live, self.dead_main)
-        total = sum(pot.amount for pot in pots)
         flop_seen = len(self.board) >= 3
-        rake = 0
-        if flop_seen or not self.table.house_rules.no_flop_no_drop:
-            rake = rake_amount(total, self.table.rake_pct, self.table.rake_cap)
-        pots = take_rake(pots, rake)
-        shares: dict[str, dict[int, int]] = {}
-        undecided: dict[str, str] = {}
-        for pot in pots:
-            winners, why = self._pot_winners(pot)
-            if winners:
-                shares[pot.name] = split(pot.amount, winners, self.button, self.table.seats)
-            else:
-                undecided[pot.name] = why
-        awards: dict[int, int] = {}
-        for pot_shares in shares.values():
-            for seat, amount in pot_shares.items():
-                awards[seat] = awards.get(seat, 0) + amount
-        finishing = None
-        if not undecided:
-            finishing = {
-                seat: self.stacks[seat]
-                + (returned if seat == returned_seat else 0)
-                + awards.get(seat, 0)
-                for seat in self.seats
-            }
-        return Settlement(
-            pots=tuple(pots),
-            shares=shares,
-            undecided=undecided,
-            returned={returned_seat: returned} if returned_seat is not None else {},
-            rake=rake,
-            awards=awards,
-            finishing_stacks=finishing,
+        return settle(
+            table=self.table,
+            button=self.button,
+            committed=self.committed,
+            behind=self.stacks,
+            dead_main=self.dead_main,
+            live=self._live(),
+            mucked=self.mucked,
+            board=self.board,
+            shown=self.shown,
+            rake_taken=flop_seen or not self.table.house_rules.no_flop_no_drop,
         )
-
-    def _pot_winners(self, pot: Pot) -> tuple[list[int], str]:
-        contenders = [s for s in pot.eligible if s not in self.mucked]
-        if len(contenders) == 1:
-            return contenders, ""
-        if not contenders:
-            return [], "every eligible hand was mucked"
-        if len(self.board) < 5:
-            return [], f"the board has {len(self.board)} cards"
-        needed = self.table.game.hole_card_count
-        tabled = [s for s in contenders if len(self.shown.get(s, ())) == needed]
-        if not tabled:
-            return [], "no eligible hand was tabled"
-        values = {s: hand_value(self.table.game, self.shown[s], self.board) for s in tabled}
-        best = max(values.values())
-        return [s for s in tabled if values[s] == best], ""
 
     def _check_awards(self, settlement: Settlement, observed: Mapping[int, int], seq: int) -> None:
         if settlement.undecided:
