@@ -129,6 +129,11 @@ class Hand:
             raise EventError("type", f"a {event.TYPE} event cannot appear inside a hand")
         handler(event)
 
+    def next_actor(self) -> int | None:
+        """The seat whose turn it is, or None while no betting round is open."""
+        self._open_round()
+        return self.to_act if self.round_open else None
+
     def finish(self, *, complete: bool, seq: int) -> HandReport:
         settlement = self._settle()
         observed: dict[int, int] | None = None

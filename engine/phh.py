@@ -17,6 +17,7 @@ from typing import Any
 from pokerkit import HandHistory
 
 from engine.cards import CardError, parse_cards
+from engine.errors import EventError
 from engine.events import (
     Action,
     ActionKind,
@@ -108,13 +109,21 @@ def _by_position(values: Sequence[int], count: int) -> list[int]:
 
 
 class _Writer:
+    """Numbers the events it writes and plays them on ``hand`` (once set) to know the state."""
+
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.shoe_seq = 0
+        self.hand: Hand | None = None
 
     def add(self, cls: type[Event], **fields: Any) -> None:
-        seq = len(self.events) + 1
-        self.events.append(cls(seq=seq, ts_ms=0, **fields))
+        event = cls(seq=len(self.events) + 1, ts_ms=0, **fields)
+        self.events.append(event)
+        if self.hand is not None:
+            try:
+                self.hand.apply(event)
+            except EventError as exc:
+                raise PhhError(f"{event.TYPE}: {exc}") from None
 
     def deal(self, card: str | None, to: str, face: Face) -> None:
         if card is not None:
@@ -162,20 +171,18 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
     )
     stacks = dict(zip(seats, (chips(v) for v in hh.starting_stacks), strict=True))
     out.add(HandStart, hand=hand_id, button=seats[-1], stacks=stacks)
+    config, start = out.events
+    assert isinstance(config, TableConfig) and isinstance(start, HandStart)
+    try:
+        hand = out.hand = Hand(config, start)
+    except EventError as exc:
+        raise PhhError(str(exc)) from None
     for i, ante in enumerate(antes):
         if ante:
             out.add(Ante, seat=seats[i], amount=min(ante, stacks[seats[i]]))
-    behind = {seat: stacks[seat] - min(antes[i], stacks[seat]) for i, seat in enumerate(seats)}
-    street_bets = dict.fromkeys(seats, 0)
-    blind_order = [1, 0] if count == 2 else [0, 1]
-    for i in blind_order:
-        seat = seats[i]
+    for i in [1, 0] if count == 2 else [0, 1]:
         if blinds[i]:
-            posted = min(blinds[i], behind[seat])
-            out.add(Blind, seat=seat, amount=posted)
-            street_bets[seat] = posted
-            behind[seat] -= posted
-    current = max(max(street_bets.values()), bb if any(blinds) else 0)
+            out.add(Blind, seat=seats[i], amount=min(blinds[i], hand.stacks[seats[i]]))
 
     hole: dict[int, list[str | None]] = {}
     dealt = False
@@ -192,27 +199,21 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
         if words[:2] == ["d", "db"] and len(words) == 3:
             for card in _known(words[2]):
                 out.deal(card, "board", Face.UP)
-            street_bets = dict.fromkeys(seats, 0)
-            current = 0
             continue
         seat = _seat_of(words[0], seats)
         verb, rest = words[1] if len(words) > 1 else "", words[2:]
-        my_bet = street_bets[seat]
+        if verb in ("f", "cc", "cbr"):
+            _infer_skipped(out, hand, seat)
+        my_bet = hand.street_bets[seat]
         if verb == "f":
             out.add(Action, seat=seat, action=ActionKind.FOLD)
         elif verb == "cc":
-            to = min(current, my_bet + behind[seat])
+            to = min(hand.current_bet, my_bet + hand.stacks[seat])
             kind = ActionKind.CHECK if to == my_bet else ActionKind.CALL
             out.add(Action, seat=seat, action=kind, to=None if kind is ActionKind.CHECK else to)
-            behind[seat] -= to - my_bet
-            street_bets[seat] = to
         elif verb == "cbr" and len(rest) == 1:
-            to = chips(rest[0])
-            kind = ActionKind.RAISE if current else ActionKind.BET
-            out.add(Action, seat=seat, action=kind, to=to)
-            behind[seat] -= to - my_bet
-            street_bets[seat] = to
-            current = max(current, to)
+            kind = ActionKind.RAISE if hand.current_bet else ActionKind.BET
+            out.add(Action, seat=seat, action=kind, to=chips(rest[0]))
         elif verb == "sm" and (not rest or rest == ["????"]):
             out.add(Muck, seat=seat)
         elif verb == "sm" and len(rest) == 1:
@@ -222,6 +223,7 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
             raise PhhError(f"action {raw!r} is not supported")
     if not dealt:
         _deal_hole(out, hole, seats)
+    out.hand = None
     out.add(HandEnd, hand=hand_id)
     finishing = None
     if hh.finishing_stacks is not None:
@@ -233,6 +235,17 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
         finishing_stacks=finishing,
         units_per_chip=unit,
     )
+
+
+def _infer_skipped(out: _Writer, hand: Hand, seat: int) -> None:
+    """PHH may leave out the actions of players skipped before ``seat``: like pokerkit, read
+    them as a check where checking is free and as a fold otherwise (marked ``inferred``)."""
+    skipped = hand.next_actor()
+    while skipped is not None and skipped != seat:
+        free = hand.street_bets[skipped] >= hand.current_bet
+        kind = ActionKind.CHECK if free else ActionKind.FOLD
+        out.add(Action, seat=skipped, action=kind, extra={"inferred": True})
+        skipped = hand.next_actor()
 
 
 def _seat_of(player: str, seats: Sequence[int]) -> int:

@@ -46,7 +46,7 @@ def hands(draw: st.DrawFn) -> tuple[list[Event], dict[int, int]]:
             bb=10,
             rake_pct=draw(st.sampled_from([0, 5])),
             rake_cap=draw(st.integers(0, 30)),
-        ),  # fmt: skip
+        ),
         HandStart(**at(), hand="h", button=draw(st.integers(1, 9)), stacks=stacks),
         Blind(**at(), seat=seats[0], amount=5),
         Blind(**at(), seat=seats[1], amount=10),
