@@ -1,48 +1,58 @@
-"""Alerts the engine raises, with the rule id of rules-catalogue.md that they enforce."""
+"""Alerts the engine raises, each for a rule of rules-catalogue.md."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
 class Family(StrEnum):
+    """The four named alert families; every other family is ``other:<topic>``."""
+
     EXPOSED_CARD = "exposed_card"
     BOXED_CARD = "boxed_card"
     MUCKED_WINNER = "mucked_winner"
     CHIP_MISCOUNT = "chip_miscount"
-    BET_SIZING = "other:bet sizing"
-    ACTION_ORDER = "other:action order"
-    OUT_OF_TURN = "other:out of turn"
-    BLINDS = "other:blinds/button"
-    PREMATURE_CARD = "other:premature card"
-    SEQUENCE = "other:hand sequence"
 
 
 class Severity(StrEnum):
     INFO = "info"
+    """For the surveillance log and review only."""
     WARNING = "warning"
+    """The dealer should check and correct."""
     CRITICAL = "critical"
+    """Stop the hand: a pot, a deal or the deck is wrong."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Alert:
     hand: str
     seq: int
-    """``seq`` of the event that proves the violation."""
+    """``seq`` of the event that proves the violation (the last of ``evidence``)."""
     rule: str
-    family: Family
+    family: str
     severity: Severity
     seat: int | None
+    """The seat the alert is about first (see ``seats``)."""
     message: str
+    seats: tuple[int, ...] = ()
+    cards: tuple[str, ...] = ()
+    amounts: Mapping[str, int] = field(default_factory=dict)
+    evidence: tuple[int, ...] = ()
+    """``seq`` of every event that proves it."""
 
     def to_json(self) -> dict[str, object]:
         return {
             "hand": self.hand,
             "seq": self.seq,
             "rule": self.rule,
-            "family": str(self.family),
+            "family": self.family,
             "severity": str(self.severity),
             "seat": self.seat,
             "message": self.message,
+            "seats": list(self.seats),
+            "cards": list(self.cards),
+            "amounts": dict(self.amounts),
+            "evidence": list(self.evidence),
         }

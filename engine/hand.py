@@ -1,20 +1,22 @@
 """The hand state machine: one hold'em (or Omaha) hand from ``hand_start`` to ``hand_end``.
 
-It follows the events of one hand as they happened, keeps the betting state (whose turn, amount
-to call, minimum and maximum raise, who may still raise), the chip ledger and the cards, and
-raises an alert for every impossible step instead of stopping: the chips that moved are always
-booked, so pots and payouts stay right even after an irregular action. Input that cannot be
-applied at all (a seat not in the hand, a card dealt twice) raises ``EventError``.
+It follows the events of one hand as they happened and keeps the betting state (whose turn, the
+bet to call, the minimum and pot-limit raise, who may still raise), the chip ledger and where
+every card is. It judges nothing: the rules (``engine.rules``) look at this state before and after
+each event and at the end of the hand. Chips that moved are always booked, so pots and payouts stay
+right after an irregular action. Input that cannot be applied at all (a seat that is not in the
+hand) raises ``EventError``.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Protocol
 
-from engine.alerts import Alert, Family, Severity
+from engine.alerts import Alert
 from engine.errors import EventError
 from engine.events import (
     Action,
@@ -44,6 +46,86 @@ class Street(IntEnum):
 
 
 BOARD_SIZE_AT = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
+STREET_OF_BOARD_SIZE = {0: Street.PREFLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
+
+
+class RuleHooks(Protocol):
+    """What the rules engine sees of a hand (``engine.rules.RuleSet``)."""
+
+    def before(self, hand: Hand, event: Event) -> None: ...
+    def after(self, hand: Hand, event: Event) -> None: ...
+    def end(self, hand: Hand, settlement: Settlement) -> None: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionContext:
+    """The betting situation an action meets, computed before it is applied."""
+
+    event: Action
+    table: TableConfig
+    street: Street
+    round_open: bool
+    to_act: int | None
+    flow_next: int | None
+    """The seat next in clockwise order after the last actor (differs from ``to_act`` only after
+    an action out of turn, when the skipped seat still owes its action)."""
+    folded: bool
+    all_in: bool
+    my_bet: int
+    stack: int
+    current_bet: int
+    min_raise: int
+    """The last full bet or raise increment of the street (at least the big blind)."""
+    limit_bets: int
+    live_count: int
+    pot_total: int
+    acted_at: int | None
+    """The bet level the seat last acted at on this street (None: it has not acted)."""
+    to: int
+    """The seat's total bet on the street that the action asks for."""
+
+    @property
+    def all_in_to(self) -> int:
+        return self.my_bet + self.stack
+
+    @property
+    def goes_all_in(self) -> bool:
+        return self.to >= self.all_in_to and self.event.action is not ActionKind.FOLD
+
+    @property
+    def raises(self) -> bool:
+        return self.event.action not in (ActionKind.FOLD, ActionKind.CHECK) and (
+            min(self.to, self.all_in_to) > self.current_bet
+        )
+
+    @property
+    def bet_size(self) -> int:
+        """Fixed limit: the small bet pre-flop and on the flop, the big bet later."""
+        bb = self.table.bb
+        return bb if self.street <= Street.FLOP else 2 * bb
+
+    @property
+    def pot_limit_to(self) -> int:
+        """Pot limit: the pot after the seat's call, on top of the call (R-BET-7)."""
+        call = self.current_bet - self.my_bet
+        return self.current_bet + self.pot_total + call
+
+
+@dataclass(slots=True)
+class Placement:
+    """A card that arrived somewhere, with what the shoe and the camera each said it was."""
+
+    seq: int
+    to: str
+    face: Face
+    shoe_card: str | None
+    seen_card: str | None
+    deal_index: int
+    """Position in the hand's sequence of cards dealt from the shoe (0-based)."""
+
+    @property
+    def card(self) -> str | None:
+        return self.shoe_card or self.seen_card
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -62,10 +144,33 @@ class HandReport:
     alerts: tuple[Alert, ...]
 
 
+@dataclass(slots=True)
+class Record:
+    """What happened in the hand, in order, for the rules that look back."""
+
+    placements: list[Placement] = field(default_factory=list)
+    boxed: list[CardSeen] = field(default_factory=list)
+    burns: dict[int, list[Placement]] = field(default_factory=dict)
+    """Burn cards by the board size they came before (0: flop, 3: turn, 4: river)."""
+    shows: list[Show] = field(default_factory=list)
+    mucks: list[Muck] = field(default_factory=list)
+    awards: list[Award] = field(default_factory=list)
+    rakes: list[Rake] = field(default_factory=list)
+    trays: list[TrayCount] = field(default_factory=list)
+    aggressor: dict[Street, int] = field(default_factory=dict)
+    """The last seat that bet or raised on each street."""
+    betting_over_seq: int | None = None
+    """``seq`` of the action that ended all betting with two or more hands live."""
+    decided_seq: int | None = None
+    """``seq`` of the action that left a single live hand (the pot is uncontested)."""
+
+
 class Hand:
     """Mutable state of the hand being played; ``finish`` turns it into a ``HandReport``."""
 
-    def __init__(self, table: TableConfig, start: HandStart) -> None:
+    def __init__(
+        self, table: TableConfig, start: HandStart, rules: RuleHooks | None = None
+    ) -> None:
         for seat in start.stacks:
             if seat > table.seats:
                 raise EventError(
@@ -78,8 +183,10 @@ class Hand:
         if len(start.stacks) < 2:
             raise EventError("stacks", "a hand needs at least two seats")
         self.table = table
+        self.start = start
         self.hand = start.hand
         self.button = start.button
+        self.rules = rules
         self.seats: tuple[int, ...] = tuple(sorted(start.stacks))
         self._clockwise: dict[int, list[int]] = {}
         self.starting_stacks = dict(start.stacks)
@@ -104,10 +211,16 @@ class Hand:
         self.hole: dict[int, list[str | None]] = {seat: [] for seat in self.seats}
         self.shown: dict[int, tuple[str, ...]] = {}
         self.pending_draws: deque[tuple[str, int]] = deque()
+        self.drawn: dict[str, int] = {}
+        """Every card the shoe read in this hand, with the ``seq`` of its first read."""
         self.card_at: dict[str, str] = {}
-        self.awards: list[Award] = []
+        self.deal_count = 0
+        self.record = Record()
         self.observed_rake: int | None = None
         self.alerts: list[Alert] = []
+        self.last_seq = start.seq
+        self.memo: dict[str, object] = {}
+        """Results the rules share within this hand."""
         self._handlers: dict[type[Event], Callable[[Event], None]] = {
             Ante: self._on_ante,  # type: ignore[dict-item]
             Blind: self._on_blind,  # type: ignore[dict-item]
@@ -116,9 +229,9 @@ class Hand:
             CardSeen: self._on_card,  # type: ignore[dict-item]
             Show: self._on_show,  # type: ignore[dict-item]
             Muck: self._on_muck,  # type: ignore[dict-item]
-            Award: self.awards.append,  # type: ignore[dict-item]
+            Award: self.record.awards.append,  # type: ignore[dict-item]
             Rake: self._on_rake,  # type: ignore[dict-item]
-            TrayCount: lambda event: None,
+            TrayCount: self.record.trays.append,  # type: ignore[dict-item]
         }
 
     # --- entry points ----------------------------------------------------------------------
@@ -127,7 +240,14 @@ class Hand:
         handler = self._handlers.get(type(event))
         if handler is None:
             raise EventError("type", f"a {event.TYPE} event cannot appear inside a hand")
+        if isinstance(event, Blind | Ante | Action | Show | Muck | Award):
+            self._require_seat(event.seat)
+        self.last_seq = event.seq
+        if self.rules is not None:
+            self.rules.before(self, event)
         handler(event)
+        if self.rules is not None:
+            self.rules.after(self, event)
 
     def next_actor(self) -> int | None:
         """The seat whose turn it is, or None while no betting round is open."""
@@ -136,22 +256,13 @@ class Hand:
 
     def finish(self, *, complete: bool, seq: int) -> HandReport:
         settlement = self._settle()
+        if self.rules is not None:
+            self.rules.end(self, settlement)
         observed: dict[int, int] | None = None
-        if self.awards:
+        if self.record.awards:
             observed = {}
-            for award in self.awards:
+            for award in self.record.awards:
                 observed[award.seat] = observed.get(award.seat, 0) + award.amount
-            self._check_awards(settlement, observed, seq)
-        rake = self.observed_rake
-        if rake is not None and not settlement.undecided and rake != settlement.rake:
-            self._alert(
-                seq,
-                "R-RAKE-1",
-                Family.CHIP_MISCOUNT,
-                None,
-                f"rake taken {rake}, computed {settlement.rake} "
-                f"({self.table.rake_pct}% capped at {self.table.rake_cap or 'no cap'})",
-            )
         return HandReport(
             table=self.table.table,
             hand=self.hand,
@@ -165,50 +276,7 @@ class Hand:
             alerts=tuple(self.alerts),
         )
 
-    # --- helpers ---------------------------------------------------------------------------
-
-    def _alert(
-        self,
-        seq: int,
-        rule: str,
-        family: Family,
-        seat: int | None,
-        message: str,
-        severity: Severity = Severity.WARNING,
-    ) -> None:
-        self.alerts.append(
-            Alert(
-                hand=self.hand,
-                seq=seq,
-                rule=rule,
-                family=family,
-                severity=severity,
-                seat=seat,
-                message=message,
-            )
-        )
-
-    def _require_seat(self, seat: int, field: str = "seat") -> None:
-        if seat not in self.committed:
-            raise EventError(field, f"seat {seat} is not in hand {self.hand}")
-
-    def _commit(self, seat: int, amount: int, seq: int) -> int:
-        """Move ``amount`` from the seat's stack into the pot; never more than the stack."""
-        stack = self.stacks[seat]
-        if amount > stack:
-            self._alert(
-                seq,
-                "R-BET-23",
-                Family.CHIP_MISCOUNT,
-                seat,
-                f"seat {seat} put in {amount} but had only {stack} behind (table stakes)",
-            )
-            amount = stack
-        self.stacks[seat] = stack - amount
-        self.committed[seat] += amount
-        if self.stacks[seat] == 0:
-            self.all_in.add(seat)
-        return amount
+    # --- views for the rules ---------------------------------------------------------------
 
     def clockwise_from(self, seat: int) -> list[int]:
         """Seats in the hand in clockwise order, starting with the first one after ``seat``."""
@@ -218,33 +286,65 @@ class Hand:
             self._clockwise[seat] = order
         return order
 
-    def _live(self) -> list[int]:
+    def live(self) -> list[int]:
         return [s for s in self.seats if s not in self.folded]
 
-    def _active(self) -> list[int]:
+    def active(self) -> list[int]:
         return [s for s in self.seats if s not in self.folded and s not in self.all_in]
 
-    # --- forced bets -----------------------------------------------------------------------
+    def hole_cards_dealt(self) -> bool:
+        needed = self.table.game.hole_card_count
+        return all(len(self.hole[seat]) >= needed for seat in self.seats)
 
-    def _forced_amount_alert(
-        self, seat: int, amount: int, expected: tuple[int, ...], what: str, seq: int
-    ) -> None:
-        if amount not in expected and amount != self.stacks[seat]:
-            wanted = " or ".join(str(e) for e in expected)
-            self._alert(
-                seq,
-                "R-BLIND-2",
-                Family.CHIP_MISCOUNT,
-                seat,
-                f"seat {seat} posted a {what} of {amount}; the level says {wanted}",
-            )
+    def action_context(self, event: Action) -> ActionContext:
+        seat = event.seat
+        self._open_round()
+        my_bet = self.street_bets[seat]
+        stack = self.stacks[seat]
+        to = event.to
+        if event.action in (ActionKind.FOLD, ActionKind.CHECK):
+            to = my_bet
+        elif event.action is ActionKind.ALLIN and to is None:
+            to = my_bet + stack
+        elif to is None:
+            to = min(self.current_bet, my_bet + stack)
+        return ActionContext(
+            event=event,
+            table=self.table,
+            street=self.street,
+            round_open=self.round_open,
+            to_act=self.to_act,
+            flow_next=self.flow_next,
+            folded=seat in self.folded,
+            all_in=seat in self.all_in,
+            my_bet=my_bet,
+            stack=stack,
+            current_bet=self.current_bet,
+            min_raise=self.min_raise,
+            limit_bets=self.limit_bets,
+            live_count=len(self.live()),
+            pot_total=sum(self.committed.values()) + self.dead_main,
+            acted_at=self.acted_at[seat],
+            to=to,
+        )
+
+    # --- chips -----------------------------------------------------------------------------
+
+    def _require_seat(self, seat: int, field: str = "seat") -> None:
+        if seat not in self.committed:
+            raise EventError(field, f"seat {seat} is not in hand {self.hand}")
+
+    def _commit(self, seat: int, amount: int) -> int:
+        """Move ``amount`` from the seat's stack into the pot; never more than the stack."""
+        amount = min(amount, self.stacks[seat])
+        self.stacks[seat] -= amount
+        self.committed[seat] += amount
+        if self.stacks[seat] == 0:
+            self.all_in.add(seat)
+        return amount
 
     def _on_ante(self, event: Ante) -> None:
-        self._require_seat(event.seat)
         if self.table.bb_ante:
-            self._forced_amount_alert(
-                event.seat, event.amount, (self.table.bb_ante,), "ante", event.seq
-            )
             # A big-blind ante is dead money in the main pot, not a bet anyone matches.
             paid = min(event.amount, self.stacks[event.seat])
             self.stacks[event.seat] -= paid
@@ -252,30 +352,19 @@ class Hand:
             if self.stacks[event.seat] == 0:
                 self.all_in.add(event.seat)
         else:
-            self._forced_amount_alert(
-                event.seat, event.amount, (self.table.ante,), "ante", event.seq
-            )
-            self._commit(event.seat, event.amount, event.seq)
+            self._commit(event.seat, event.amount)
 
     def _on_blind(self, event: Blind) -> None:
-        self._require_seat(event.seat)
-        if self.actions_started or self.street is not Street.PREFLOP:
-            self._alert(
-                event.seq,
-                "R-BLIND-1",
-                Family.BLINDS,
-                event.seat,
-                f"seat {event.seat} posted a blind after the betting started",
-            )
-        self._forced_amount_alert(
-            event.seat, event.amount, (self.table.sb, self.table.bb), "blind", event.seq
-        )
-        paid = self._commit(event.seat, event.amount, event.seq)
+        paid = self._commit(event.seat, event.amount)
         self.street_bets[event.seat] += paid
         self.blinds.append((event.seat, self.street_bets[event.seat]))
         # Blinds are live bets; the level's big blind is the bet to call even when it is short.
         self.current_bet = max(self.current_bet, self.street_bets[event.seat], self.table.bb)
         self.limit_bets = 1
+
+    def _on_rake(self, event: Rake) -> None:
+        self.record.rakes.append(event)
+        self.observed_rake = (self.observed_rake or 0) + event.amount
 
     # --- betting ---------------------------------------------------------------------------
 
@@ -296,9 +385,9 @@ class Hand:
 
     def _next_to_act(self, after: int, *, first: int | None = None) -> int | None:
         """The next seat that must act after ``after`` (``first``, if given, is asked first)."""
-        if len(self._live()) <= 1:
+        if len(self.live()) <= 1:
             return None
-        active_count = len(self._active())
+        active_count = len(self.active())
         order = self.clockwise_from(after)
         if first is not None:
             order = [first, *(s for s in order if s != first)]
@@ -312,249 +401,99 @@ class Hand:
             self.to_act = self.flow_next = self._next_to_act(self._bb_seat())
         self.actions_started = True
 
-    def _close_round_if_done(self, after: int, *, skipped: int | None = None) -> None:
+    def _close_round_if_done(self, after: int, seq: int, *, skipped: int | None = None) -> None:
         self.to_act = self._next_to_act(after, first=skipped)
         # After an action out of turn the skipped seat still owes its action, but the seats that
         # follow the out-of-turn actor in clockwise order are not out of turn once more.
         self.flow_next = self._next_to_act(after) if skipped is not None else self.to_act
         if self.to_act is None:
             self.round_open = False
-
-    def _bet_size(self) -> int:
-        """Fixed limit: small bet pre-flop and on the flop, big bet on the turn and river."""
-        return self.table.bb if self.street <= Street.FLOP else 2 * self.table.bb
+            live = len(self.live())
+            if live <= 1:
+                if self.record.decided_seq is None:
+                    self.record.decided_seq = seq
+            elif self.record.betting_over_seq is None and (
+                len(self.active()) <= 1 or self.street is Street.RIVER
+            ):
+                self.record.betting_over_seq = seq
 
     def _on_action(self, event: Action) -> None:
         seat = event.seat
-        self._require_seat(seat)
-        if seat in self.folded:
-            self._alert(
-                event.seq,
-                "R-BET-17",
-                Family.SEQUENCE,
-                seat,
-                f"seat {seat} acted ({event.action}) after folding",
-            )
+        if seat in self.folded or seat in self.all_in:
             return
-        if seat in self.all_in:
-            self._alert(
-                event.seq,
-                "R-BET-17",
-                Family.SEQUENCE,
-                seat,
-                f"seat {seat} acted ({event.action}) while all-in",
-            )
-            return
-        self._open_round()
-        if not self.round_open:
-            self._alert(
-                event.seq,
-                "R-BET-17",
-                Family.SEQUENCE,
-                seat,
-                f"seat {seat} acted ({event.action}) after the {self.street.name.lower()} "
-                "betting was over",
-            )
-        skipped = None
-        if self.round_open and self.to_act != seat:
-            skipped = self.to_act  # still owes its action: the turn stays with it
-        if skipped is not None and self.flow_next != seat:
-            self._alert(
-                event.seq,
-                "R-BET-17",
-                Family.OUT_OF_TURN,
-                seat,
-                f"seat {seat} acted ({event.action}) out of turn: seat {self.to_act} was to act",
-            )
-        my_bet = self.street_bets[seat]
-        all_in_to = my_bet + self.stacks[seat]
-        kind = event.action
-        to = event.to
-        if kind is ActionKind.FOLD:
+        context = self.action_context(event)
+        skipped = self.to_act if (self.round_open and self.to_act != seat) else None
+        if event.action is ActionKind.FOLD:
             self.folded.add(seat)
-        elif kind is ActionKind.CHECK:
-            if self.current_bet > my_bet:
-                self._alert(
-                    event.seq,
-                    "R-BET-5",
-                    Family.CHIP_MISCOUNT,
-                    seat,
-                    f"seat {seat} checked facing a bet of {self.current_bet}",
-                )
-        else:
-            if kind is ActionKind.ALLIN:
-                if to is not None and to != all_in_to:
-                    self._alert(
-                        event.seq,
-                        "R-BET-23",
-                        Family.CHIP_MISCOUNT,
-                        seat,
-                        f"seat {seat} went all-in to {to} but had {all_in_to} in total",
-                    )
-                to = all_in_to if to is None else min(to, all_in_to)
-            elif to is None:  # a call with the amount implied
-                to = min(self.current_bet, all_in_to)
-            if to > all_in_to:
-                self._commit(seat, to - my_bet, event.seq)  # alerts and caps at the stack
-                to = all_in_to
-            elif to > self.current_bet:
-                self._raise(event, to, all_in=to == all_in_to)
-            else:
-                self._call(event, to, all_in=to == all_in_to)
+        elif event.action is not ActionKind.CHECK:
+            to = min(context.to, context.all_in_to)
+            if to > self.current_bet:
+                self._raise(seat, to, context)
+            elif to > context.my_bet:
+                self.street_bets[seat] += self._commit(seat, to - context.my_bet)
         self.acted_at[seat] = self.current_bet
         if self.round_open:
-            self._close_round_if_done(seat, skipped=skipped)
+            self._close_round_if_done(seat, event.seq, skipped=skipped)
 
-    def _call(self, event: Action, to: int, *, all_in: bool) -> None:
-        seat = event.seat
-        my_bet = self.street_bets[seat]
-        if to < self.current_bet and not all_in:
-            self._alert(
-                event.seq,
-                "R-BET-5",
-                Family.CHIP_MISCOUNT,
-                seat,
-                f"seat {seat} {event.action} to {to} but the bet to call is {self.current_bet}",
-            )
-        elif to == my_bet and self.current_bet > my_bet:
-            self._alert(
-                event.seq,
-                "R-BET-5",
-                Family.CHIP_MISCOUNT,
-                seat,
-                f"seat {seat} called without putting chips in (bet to call {self.current_bet})",
-            )
-        if to > my_bet:
-            self.street_bets[seat] += self._commit(seat, to - my_bet, event.seq)
-
-    def _raise(self, event: Action, to: int, *, all_in: bool) -> None:
-        seat = event.seat
-        table = self.table
+    def _raise(self, seat: int, to: int, context: ActionContext) -> None:
         increment = to - self.current_bet
-        opening = self.current_bet == 0
-        what = "bet" if opening else "raise"
-        if table.game.is_fixed_limit:
-            size = self._bet_size()
-            full = 2 * increment >= size
-            if to != self.current_bet + size and not (all_in and to < self.current_bet + size):
-                self._alert(
-                    event.seq,
-                    "R-BET-19",
-                    Family.BET_SIZING,
-                    seat,
-                    f"seat {seat} made a fixed-limit {what} to {to}; "
-                    f"the limit is {self.current_bet + size}",
-                )
-            heads_up = len(self._live()) == 2 and not table.house_rules.fl_cap_heads_up
-            if full and self.limit_bets >= table.house_rules.fl_max_bets and not heads_up:
-                self._alert(
-                    event.seq,
-                    "R-BET-19",
-                    Family.BET_SIZING,
-                    seat,
-                    f"seat {seat} raised after the cap of {table.house_rules.fl_max_bets} bets",
-                )
-            reopen_threshold = (size + 1) // 2
+        if self.table.game.is_fixed_limit:
+            full = 2 * increment >= context.bet_size  # half a bet or more counts (R-BET-6)
         else:
             full = increment >= self.min_raise
-            if not full and not all_in:
-                rule, minimum = ("R-BET-1", table.bb) if opening else ("R-BET-2", None)
-                least = self.current_bet + self.min_raise if minimum is None else minimum
-                self._alert(
-                    event.seq,
-                    rule,
-                    Family.BET_SIZING,
-                    seat,
-                    f"seat {seat} made a {what} to {to}, below the minimum of {least}",
-                )
-            if table.game.is_pot_limit:
-                pot = sum(self.committed.values()) + self.dead_main
-                my_bet = self.street_bets[seat]
-                maximum = self.current_bet + pot + (self.current_bet - my_bet)
-                if to > maximum:
-                    self._alert(
-                        event.seq,
-                        "R-BET-7",
-                        Family.BET_SIZING,
-                        seat,
-                        f"seat {seat} made a pot-limit {what} to {to}, above the pot limit of "
-                        f"{maximum}",
-                    )
-            reopen_threshold = self.min_raise
-        acted_at = self.acted_at[seat]
-        if acted_at is not None and self.current_bet - acted_at < reopen_threshold:
-            self._alert(
-                event.seq,
-                "R-BET-6",
-                Family.BET_SIZING,
-                seat,
-                f"seat {seat} raised, but the betting was not reopened to it (it faced "
-                f"{self.current_bet - acted_at} more since it acted, less than a full raise)",
-            )
         if full:
             self.limit_bets += 1
-            if not table.game.is_fixed_limit:
+            self.record.aggressor[self.street] = seat
+            if not self.table.game.is_fixed_limit:
                 self.min_raise = increment
-        self.street_bets[seat] += self._commit(seat, to - self.street_bets[seat], event.seq)
+        self.street_bets[seat] += self._commit(seat, to - self.street_bets[seat])
         self.current_bet = max(self.current_bet, self.street_bets[seat])
 
     # --- cards -----------------------------------------------------------------------------
 
-    def _place(self, card: str, where: str, field: str, seq: int) -> None:
-        """Record where a card is; the same card in two places of one hand is impossible."""
-        seen = self.card_at.get(card)
-        if seen is not None and seen != where:
-            raise EventError(field, f"duplicate card {card}: already at {seen} in this hand")
-        self.card_at[card] = where
-
     def _on_shoe_draw(self, event: ShoeDraw) -> None:
-        if any(card == event.card for card, _ in self.pending_draws) or (
-            event.card in self.card_at
-        ):
-            raise EventError("card", f"duplicate card {event.card}: the shoe already dealt it")
+        self.drawn.setdefault(event.card, event.seq)
         self.pending_draws.append((event.card, event.seq))
 
-    def _next_draw(self) -> str | None:
-        return self.pending_draws.popleft()[0] if self.pending_draws else None
+    def _place(self, event: CardSeen, shoe_card: str | None) -> Placement:
+        placement = Placement(
+            seq=event.seq,
+            to=event.to,
+            face=event.face,
+            shoe_card=shoe_card,
+            seen_card=event.card,
+            deal_index=self.deal_count,
+        )
+        self.deal_count += 1
+        self.record.placements.append(placement)
+        if placement.card is not None:
+            self.card_at[placement.card] = event.to
+        return placement
 
     def _on_card(self, event: CardSeen) -> None:
         seat = event.to_seat
         if seat is not None:
             self._require_seat(seat, "to")
-            identity = self._next_draw()
-            if event.face is Face.UP and event.card is not None:
-                identity = event.card
-            if identity is not None:
-                self._place(identity, event.to, "card", event.seq)
-            self.hole[seat].append(identity)
+            placement = self._place(event, self._next_draw())
+            self.hole[seat].append(placement.card)
         elif event.to == "board":
-            identity = self._next_draw()
-            if event.card is not None:
-                identity = event.card
-            if identity is None:
-                raise EventError(
-                    "card", "a board card needs its identity (face up or from the shoe)"
-                )
-            self._place(identity, "board", "card", event.seq)
-            self._deal_board(identity, event.seq)
+            placement = self._place(event, self._next_draw())
+            card = placement.card
+            if card is None:
+                raise EventError("card", "a board card needs its identity (face up or shoe)")
+            self._deal_board(card)
         elif event.to == "burn":
-            identity = self._next_draw()
-            if identity is not None:
-                self._place(identity, "burn", "card", event.seq)
-        # muck / off_table / shoe: a card moving there is for the rules; no betting effect.
+            placement = self._place(event, self._next_draw())
+            self.record.burns.setdefault(len(self.board), []).append(placement)
+        elif event.to == "shoe" and event.face is Face.UP:
+            self.record.boxed.append(event)
+        elif event.card is not None:
+            self.card_at[event.card] = event.to  # a known card moved to the muck or off the table
 
-    def _deal_board(self, card: str, seq: int) -> None:
-        if self.round_open and len(self._live()) > 1 and len(self.board) in (0, 3, 4):
-            self._open_round()
-            if self.to_act is not None:
-                self._alert(
-                    seq,
-                    "R-PREM-1",
-                    Family.PREMATURE_CARD,
-                    None,
-                    f"board card {card} dealt before the {self.street.name.lower()} betting "
-                    f"was complete (seat {self.to_act} still to act)",
-                )
+    def _next_draw(self) -> str | None:
+        return self.pending_draws.popleft()[0] if self.pending_draws else None
+
+    def _deal_board(self, card: str) -> None:
         self.board.append(card)
         for street, size in BOARD_SIZE_AT.items():
             if len(self.board) == size:
@@ -569,25 +508,23 @@ class Hand:
         self.limit_bets = 0
         self.actions_started = True
         self.round_open = True
-        self._close_round_if_done(self.button)
+        self.to_act = self.flow_next = self._next_to_act(self.button)
+        if self.to_act is None:
+            self.round_open = False
 
     def _on_show(self, event: Show) -> None:
-        self._require_seat(event.seat)
-        where = f"seat:{event.seat}"
-        for card in event.cards:
-            self._place(card, where, "cards", event.seq)
+        self.record.shows.append(event)
         self.shown[event.seat] = event.cards
+        for card in event.cards:
+            self.card_at[card] = f"seat:{event.seat}"
 
     def _on_muck(self, event: Muck) -> None:
-        self._require_seat(event.seat)
+        self.record.mucks.append(event)
         self.mucked.add(event.seat)
         if event.seat not in self.folded and self.round_open:
             self.folded.add(event.seat)
             self.acted_at[event.seat] = self.current_bet
-            self._close_round_if_done(event.seat)
-
-    def _on_rake(self, event: Rake) -> None:
-        self.observed_rake = (self.observed_rake or 0) + event.amount
+            self._close_round_if_done(event.seat, event.seq)
 
     # --- settlement ------------------------------------------------------------------------
 
@@ -599,32 +536,9 @@ class Hand:
             committed=self.committed,
             behind=self.stacks,
             dead_main=self.dead_main,
-            live=self._live(),
+            live=self.live(),
             mucked=self.mucked,
             board=self.board,
             shown=self.shown,
             rake_taken=flop_seen or not self.table.house_rules.no_flop_no_drop,
         )
-
-    def _check_awards(self, settlement: Settlement, observed: Mapping[int, int], seq: int) -> None:
-        if settlement.undecided:
-            return
-        last_seq = {award.seat: award.seq for award in self.awards}
-        for seat in sorted(set(observed) | set(settlement.awards)):
-            got = observed.get(seat, 0)
-            due = settlement.awards.get(seat, 0)
-            if got == due or got == due + settlement.returned.get(seat, 0):
-                continue
-            pots = ", ".join(
-                f"{name} {shares[seat]}"
-                for name, shares in settlement.shares.items()
-                if seat in shares
-            )
-            self._alert(
-                last_seq.get(seat, seq),
-                "R-POT-5",
-                Family.CHIP_MISCOUNT,
-                seat,
-                f"seat {seat} was pushed {got}, computed {due}" + (f" ({pots})" if pots else ""),
-                Severity.CRITICAL,
-            )

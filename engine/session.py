@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.alerts import Alert, Family, Severity
+from engine.alerts import Alert, Severity
 from engine.errors import EventError, InputError
 from engine.events import Event, HandEnd, HandStart, TableConfig, TrayCount
-from engine.hand import Hand, HandReport
+from engine.hand import Hand, HandReport, RuleHooks
+from engine.rules.catalogue import CATALOGUE
+from engine.rules.registry import RuleSet
 
 
 class TableSession:
@@ -18,7 +20,8 @@ class TableSession:
     and the event is skipped.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, rules: RuleHooks | None = None) -> None:
+        self.rules = rules if rules is not None else RuleSet()
         self.config: TableConfig | None = None
         self.hand: Hand | None = None
         self.last_seq = 0
@@ -52,7 +55,7 @@ class TableSession:
     def _start(self, event: HandStart) -> HandReport | None:
         if self.config is None:
             raise EventError("type", "hand_start before any table line")
-        new_hand = Hand(self.config, event)  # raises before the open hand is touched
+        new_hand = Hand(self.config, event, self.rules)  # raises before the open hand is touched
         previous = None
         if self.hand is not None:
             self.hand.alerts.append(
@@ -60,10 +63,11 @@ class TableSession:
                     hand=self.hand.hand,
                     seq=event.seq,
                     rule="R-HAND-1",
-                    family=Family.SEQUENCE,
+                    family=CATALOGUE["R-HAND-1"].family,
                     severity=Severity.INFO,
                     seat=None,
-                    message=f"hand {self.hand.hand} had no hand_end before hand {event.hand}",
+                    message=f"hand {self.hand.hand} had no hand_end before hand {event.hand} "
+                    f"[R-HAND-1; {CATALOGUE['R-HAND-1'].source}]",
                 )
             )
             previous = self._close(complete=False, seq=event.seq)
@@ -87,9 +91,11 @@ class CheckResult:
         return tuple(alert for hand in self.hands for alert in hand.alerts)
 
 
-def check(items: Iterable[tuple[int, Event | InputError]], path: str) -> CheckResult:
+def check(
+    items: Iterable[tuple[int, Event | InputError]], path: str, rules: RuleHooks | None = None
+) -> CheckResult:
     """Run numbered events (as ``codec.read_file`` yields them) through a ``TableSession``."""
-    session = TableSession()
+    session = TableSession(rules)
     hands: list[HandReport] = []
     errors: list[InputError] = []
     for line, item in items:

@@ -110,10 +110,10 @@ def test_seq_must_increase() -> None:
 
 def test_engine_level_bad_input_names_line_and_field_and_goes_on() -> None:
     log = Log().hand("h1", 3, {1: 1000, 2: 1000, 3: 1000}).add("blind", seat=7, amount=50)
-    log.add("shoe_draw", card="As", shoe_seq=1).add("shoe_draw", card="As", shoe_seq=2)
-    log.add("action", seat=3, action="fold").end("h1").add("muck", seat=1)
+    log.add("card", to="seat:9", face="down").add("action", seat=3, action="fold")
+    log.end("h1").add("muck", seat=1)
     result = log.run()
-    assert [(e.line, e.field) for e in result.errors] == [(3, "seat"), (5, "card"), (8, "type")]
+    assert [(e.line, e.field) for e in result.errors] == [(3, "seat"), (4, "to"), (7, "type")]
     assert "seat 7 is not in hand h1" in result.errors[0].message
     assert "outside a hand" in result.errors[2].message
     assert len(result.hands) == 1 and result.hands[0].complete

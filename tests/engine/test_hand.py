@@ -249,7 +249,7 @@ def test_pot_limit_omaha_uses_exactly_two_hole_cards() -> None:
 def test_premature_board_card() -> None:
     log = three_handed().act(3, "call", 100).act(1, "call", 100).board("2c7sJd")
     report = log.report()
-    assert rules(report) == ["R-PREM-1"]
+    assert rules(report) == ["R-PREM-2"]
     assert "seat 2 still to act" in report.alerts[0].message
 
 

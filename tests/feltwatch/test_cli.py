@@ -30,26 +30,23 @@ def test_check_prints_hand_summaries_and_the_alerts_of_the_example() -> None:
     assert run.returncode == 0, run.stderr
     assert run.stderr == ""
     assert "hand 101 at Demo-1" in run.stdout
-    assert "8 hands, 8 alerts, 0 input errors" in run.stdout
+    assert "8 hands, 6 alerts, 0 input errors" in run.stdout
 
 
 def test_check_json_prints_one_alert_per_line() -> None:
     run = feltwatch("check", str(EXAMPLE), "--json")
     assert run.returncode == 0, run.stderr
     alerts = [json.loads(line) for line in run.stdout.splitlines()]
-    assert {tuple(sorted(a)) for a in alerts} == {
-        ("family", "hand", "message", "rule", "seat", "seq", "severity")
-    }
+    for alert in alerts:
+        assert {"family", "hand", "message", "rule", "seat", "seq", "severity"} <= set(alert)
     # Each example hand carries the irregularity written into it (examples/README.md).
     assert [(a["hand"], a["rule"], a["seat"]) for a in alerts] == [
         ("102", "R-BET-17", 5),
         ("103", "R-BET-2", 5),
         ("104", "R-POT-5", 4),
-        ("106", "R-POT-5", 2),
-        ("106", "R-RAKE-1", None),
-        ("107", "R-PREM-1", None),
-        ("108", "R-POT-5", 3),
-        ("108", "R-POT-5", 5),
+        ("106", "R-RAKE-1", 2),
+        ("107", "R-PREM-3", 4),
+        ("108", "R-SHOW-2", 3),
     ]
 
 

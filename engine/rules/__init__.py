@@ -1,0 +1,8 @@
+"""The rules engine: one small check per catalogue rule, registered in ``registry.RULES``."""
+
+from __future__ import annotations
+
+
+def load() -> None:
+    """Import every rule module, which registers its rules."""
+    from engine.rules import betting, forced, payouts, premature  # noqa: F401

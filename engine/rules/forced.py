@@ -1,0 +1,54 @@
+"""Blinds and antes: amounts and who posts them (R-BLIND-*)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.events import Action, Ante, Blind, Event
+from engine.rules.registry import Finding, Findings, rule
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+
+
+@rule("R-BLIND-2", hook="before", events=(Blind, Ante))
+def forced_amounts(hand: Hand, event: Event) -> Findings:
+    """A blind or ante that is not the level's amount, unless it is the seat's whole stack."""
+    assert isinstance(event, Blind | Ante)
+    table = hand.table
+    expected: tuple[int, ...] = (table.sb, table.bb)
+    what = "blind"
+    if isinstance(event, Ante):
+        expected, what = (table.bb_ante or table.ante,), "ante"
+    stack = hand.stacks[event.seat]
+    if event.amount not in expected and event.amount != stack:
+        wanted = " or ".join(str(e) for e in expected)
+        yield Finding(
+            message=f"seat {event.seat} posted a {what} of {event.amount}; the level is {wanted}",
+            seats=(event.seat,),
+            amounts={"posted": event.amount, "level": max(expected)},
+        )
+
+
+@rule("R-BLIND-1", hook="before", events=(Blind, Action))
+def blind_positions(hand: Hand, event: Event) -> Findings:
+    """A blind posted after the betting began, or betting begun without the big blind due."""
+    if isinstance(event, Blind):
+        if hand.actions_started:
+            yield Finding(
+                message=f"seat {event.seat} posted a blind after the betting started",
+                seats=(event.seat,),
+            )
+        return
+    if hand.actions_started or not hand.blinds:
+        return
+    order = hand.clockwise_from(hand.button)
+    # Heads-up the button posts the small blind and the other seat the big blind (R-BLIND-3).
+    due = order[0] if len(order) == 2 else order[1]
+    posters = {seat for seat, _ in hand.blinds}
+    if due not in posters and hand.stacks[due] > 0:
+        yield Finding(
+            message=f"the betting began but seat {due}, due the big blind after the button "
+            f"on seat {hand.button}, posted none",
+            seats=(due,),
+        )
