@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from engine.alerts import Alert
 from engine.errors import EventError
@@ -49,6 +49,9 @@ BOARD_SIZE_AT = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
 STREET_OF_BOARD_SIZE = {0: Street.PREFLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
 
 
+_SEATED = frozenset({Blind, Ante, Action, Show, Muck, Award})
+
+
 class RuleHooks(Protocol):
     """What the rules engine sees of a hand (``engine.rules.RuleSet``)."""
 
@@ -57,9 +60,8 @@ class RuleHooks(Protocol):
     def end(self, hand: Hand, settlement: Settlement) -> None: ...
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ActionContext:
-    """The betting situation an action meets, computed before it is applied."""
+class ActionContext(NamedTuple):
+    """The betting situation an action meets, computed before it is applied (immutable)."""
 
     event: Action
     table: TableConfig
@@ -220,6 +222,7 @@ class Hand:
         self.alerts: list[Alert] = []
         self.last_seq = start.seq
         self.memo: dict[str, object] = {}
+        self._context: ActionContext | None = None
         """Results the rules share within this hand."""
         self._handlers: dict[type[Event], Callable[[Event], None]] = {
             Ante: self._on_ante,  # type: ignore[dict-item]
@@ -240,8 +243,8 @@ class Hand:
         handler = self._handlers.get(type(event))
         if handler is None:
             raise EventError("type", f"a {event.TYPE} event cannot appear inside a hand")
-        if isinstance(event, Blind | Ante | Action | Show | Muck | Award):
-            self._require_seat(event.seat)
+        if type(event) in _SEATED:
+            self._require_seat(event.seat)  # type: ignore[attr-defined]
         self.last_seq = event.seq
         if self.rules is not None:
             self.rules.before(self, event)
@@ -297,6 +300,10 @@ class Hand:
         return all(len(self.hole[seat]) >= needed for seat in self.seats)
 
     def action_context(self, event: Action) -> ActionContext:
+        """The situation ``event`` meets (computed once per event, before it is applied)."""
+        cached = self._context
+        if cached is not None and cached.event is event:
+            return cached
         seat = event.seat
         self._open_round()
         my_bet = self.street_bets[seat]
@@ -308,7 +315,7 @@ class Hand:
             to = my_bet + stack
         elif to is None:
             to = min(self.current_bet, my_bet + stack)
-        return ActionContext(
+        self._context = ActionContext(
             event=event,
             table=self.table,
             street=self.street,
@@ -322,11 +329,12 @@ class Hand:
             current_bet=self.current_bet,
             min_raise=self.min_raise,
             limit_bets=self.limit_bets,
-            live_count=len(self.live()),
+            live_count=len(self.seats) - len(self.folded),
             pot_total=sum(self.committed.values()) + self.dead_main,
             acted_at=self.acted_at[seat],
             to=to,
         )
+        return self._context
 
     # --- chips -----------------------------------------------------------------------------
 

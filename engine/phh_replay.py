@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.alerts import Alert
 from engine.errors import EventError
-from engine.hand import HandReport
+from engine.hand import HandReport, RuleHooks
 from engine.phh import PhhError, PhhHand, load, to_events
 from engine.session import TableSession
 
@@ -56,8 +56,9 @@ class ReplaySummary:
         return sum(o.checked and not o.reproduced for o in self.outcomes)
 
 
-def run_hand(hand: PhhHand) -> HandReport:
-    session = TableSession()
+def run_hand(hand: PhhHand, rules: RuleHooks | None = None) -> HandReport:
+    """Play the hand through a table session (all rules unless ``rules`` says otherwise)."""
+    session = TableSession(rules)
     report = None
     for event in hand.events:
         report = session.feed(event) or report

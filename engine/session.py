@@ -21,6 +21,8 @@ class TableSession:
     """
 
     def __init__(self, rules: RuleHooks | None = None) -> None:
+        """``rules``: the checks to run (default: every implemented rule; ``RuleSet([])``: none,
+        the bare hand engine)."""
         self.rules = rules if rules is not None else RuleSet()
         self.config: TableConfig | None = None
         self.hand: Hand | None = None

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.alerts import Severity
 from engine.events import ActionKind
-from engine.rules.registry import Finding, Findings, rule
+from engine.rules.registry import NONE, Finding, Found, rule
 
 if TYPE_CHECKING:
     from engine.hand import ActionContext, Hand
@@ -20,57 +20,70 @@ def _what(c: ActionContext) -> str:
 
 
 @rule("R-BET-17", hook="action")
-def out_of_turn(hand: Hand, c: ActionContext) -> Findings:
+def out_of_turn(hand: Hand, c: ActionContext) -> Found:
     """An action by a seat whose turn it is not, that folded, or after the betting closed."""
     seat = c.event.seat
     if c.folded or c.all_in:
         state = "after folding" if c.folded else "while all-in"
-        yield Finding(message=f"{_what(c)} {state}", seats=(seat,))
-    elif not c.round_open:
-        yield Finding(
-            message=f"{_what(c)} after the {c.street.name.lower()} betting was over",
-            seats=(seat,),
+        return (Finding(message=f"{_what(c)} {state}", seats=(seat,)),)
+    if not c.round_open:
+        return (
+            Finding(
+                message=f"{_what(c)} after the {c.street.name.lower()} betting was over",
+                seats=(seat,),
+            ),
         )
-    elif c.to_act != seat and c.flow_next != seat and c.to_act is not None:
-        yield Finding(
-            message=f"{_what(c)} out of turn: seat {c.to_act} was to act",
-            seats=(seat, c.to_act),
+    if c.to_act != seat and c.flow_next != seat and c.to_act is not None:
+        return (
+            Finding(
+                message=f"{_what(c)} out of turn: seat {c.to_act} was to act",
+                seats=(seat, c.to_act),
+            ),
         )
+    return NONE
 
 
 @rule("R-BET-5", hook="action")
-def short_call(hand: Hand, c: ActionContext) -> Findings:
+def short_call(hand: Hand, c: ActionContext) -> Found:
     """A check facing a bet, or a call short of the bet without being all-in."""
     if c.folded or c.all_in:
-        return
+        return NONE
     seat = c.event.seat
     owed = min(c.current_bet, c.all_in_to)
     if c.event.action is ActionKind.CHECK and c.current_bet > c.my_bet:
-        yield Finding(
-            message=f"seat {seat} checked facing a bet of {c.current_bet}",
-            seats=(seat,),
-            amounts={"to_call": c.current_bet - c.my_bet},
+        return (
+            Finding(
+                message=f"seat {seat} checked facing a bet of {c.current_bet}",
+                seats=(seat,),
+                amounts={"to_call": c.current_bet - c.my_bet},
+            ),
         )
-    elif c.event.action is ActionKind.CALL and c.to < owed:
-        yield Finding(
-            message=f"seat {seat} called to {c.to} but the bet to call is {c.current_bet}",
-            seats=(seat,),
-            amounts={"called_to": c.to, "bet": c.current_bet, "short": owed - c.to},
+    if c.event.action is ActionKind.CALL and c.to < owed:
+        return (
+            Finding(
+                message=f"seat {seat} called to {c.to} but the bet to call is {c.current_bet}",
+                seats=(seat,),
+                amounts={"called_to": c.to, "bet": c.current_bet, "short": owed - c.to},
+            ),
         )
+    return NONE
 
 
 @rule("R-BET-23", hook="action")
-def table_stakes(hand: Hand, c: ActionContext) -> Findings:
+def table_stakes(hand: Hand, c: ActionContext) -> Found:
     """Chips put in beyond the seat's stack: the chips in front at the start are all that play."""
     if c.folded or c.all_in or c.event.action in (ActionKind.FOLD, ActionKind.CHECK):
-        return
+        return NONE
     if c.to > c.all_in_to:
-        yield Finding(
-            message=f"seat {c.event.seat} bet to {c.to} but had only {c.all_in_to} in total",
-            seats=(c.event.seat,),
-            amounts={"to": c.to, "available": c.all_in_to},
-            severity=Severity.CRITICAL,
+        return (
+            Finding(
+                message=f"seat {c.event.seat} bet to {c.to} but had only {c.all_in_to} in total",
+                seats=(c.event.seat,),
+                amounts={"to": c.to, "available": c.all_in_to},
+                severity=Severity.CRITICAL,
+            ),
         )
+    return NONE
 
 
 def _raise_size_applies(c: ActionContext) -> bool:
@@ -78,82 +91,99 @@ def _raise_size_applies(c: ActionContext) -> bool:
 
 
 @rule("R-BET-1", hook="action")
-def minimum_bet(hand: Hand, c: ActionContext) -> Findings:
+def minimum_bet(hand: Hand, c: ActionContext) -> Found:
     """No-limit and pot-limit: an opening bet below the big blind, unless all-in."""
     if c.table.game.is_fixed_limit or not _raise_size_applies(c) or c.current_bet:
-        return
+        return NONE
     if c.to < c.table.bb and not c.goes_all_in:
-        yield Finding(
-            message=f"seat {c.event.seat} bet {c.to}, below the minimum bet of {c.table.bb}",
-            seats=(c.event.seat,),
-            amounts={"to": c.to, "minimum": c.table.bb},
+        return (
+            Finding(
+                message=f"seat {c.event.seat} bet {c.to}, below the minimum bet of {c.table.bb}",
+                seats=(c.event.seat,),
+                amounts={"to": c.to, "minimum": c.table.bb},
+            ),
         )
+    return NONE
 
 
 @rule("R-BET-2", hook="action")
-def minimum_raise(hand: Hand, c: ActionContext) -> Findings:
+def minimum_raise(hand: Hand, c: ActionContext) -> Found:
     """A raise smaller than the last full bet or raise of the street, unless all-in."""
     if c.table.game.is_fixed_limit or not _raise_size_applies(c) or not c.current_bet:
-        return
+        return NONE
     least = c.current_bet + c.min_raise
     if c.to < least and not c.goes_all_in:
-        yield Finding(
-            message=f"seat {c.event.seat} raised to {c.to}, below the minimum of {least}",
-            seats=(c.event.seat,),
-            amounts={"to": c.to, "minimum": least},
+        return (
+            Finding(
+                message=f"seat {c.event.seat} raised to {c.to}, below the minimum of {least}",
+                seats=(c.event.seat,),
+                amounts={"to": c.to, "minimum": least},
+            ),
         )
+    return NONE
 
 
 @rule("R-BET-7", hook="action")
-def pot_limit_maximum(hand: Hand, c: ActionContext) -> Findings:
+def pot_limit_maximum(hand: Hand, c: ActionContext) -> Found:
     """Pot limit: a bet or raise above the pot after the call."""
     if not c.table.game.is_pot_limit or not _raise_size_applies(c):
-        return
+        return NONE
     limit = c.pot_limit_to
     if min(c.to, c.all_in_to) > limit:
-        yield Finding(
-            message=f"seat {c.event.seat} made it {c.to}, above the pot limit of {limit}",
-            seats=(c.event.seat,),
-            amounts={"to": c.to, "maximum": limit},
+        return (
+            Finding(
+                message=f"seat {c.event.seat} made it {c.to}, above the pot limit of {limit}",
+                seats=(c.event.seat,),
+                amounts={"to": c.to, "maximum": limit},
+            ),
         )
+    return NONE
 
 
 @rule("R-BET-19", hook="action", switches=("fl_max_bets", "fl_cap_heads_up"))
-def fixed_limit(hand: Hand, c: ActionContext) -> Findings:
+def fixed_limit(hand: Hand, c: ActionContext) -> Found:
     """Fixed limit: bets and raises of exactly one bet size, and no raise past the cap."""
     if not c.table.game.is_fixed_limit or not _raise_size_applies(c):
-        return
+        return NONE
     seat = c.event.seat
     limit_to = c.current_bet + c.bet_size
     to = min(c.to, c.all_in_to)
     if to != limit_to and not (c.goes_all_in and to < limit_to):
-        yield Finding(
-            message=f"seat {seat} made it {to} in fixed limit; the limit is {limit_to}",
-            seats=(seat,),
-            amounts={"to": to, "limit": limit_to},
+        return (
+            Finding(
+                message=f"seat {seat} made it {to} in fixed limit; the limit is {limit_to}",
+                seats=(seat,),
+                amounts={"to": to, "limit": limit_to},
+            ),
         )
     rules = c.table.house_rules
     uncapped = c.live_count == 2 and not rules.fl_cap_heads_up
     full = 2 * (to - c.current_bet) >= c.bet_size
     if full and c.limit_bets >= rules.fl_max_bets and not uncapped:
-        yield Finding(
-            message=f"seat {seat} raised after the cap of {rules.fl_max_bets} bets",
-            seats=(seat,),
-            amounts={"bets": c.limit_bets + 1, "cap": rules.fl_max_bets},
+        return (
+            Finding(
+                message=f"seat {seat} raised after the cap of {rules.fl_max_bets} bets",
+                seats=(seat,),
+                amounts={"bets": c.limit_bets + 1, "cap": rules.fl_max_bets},
+            ),
         )
+    return NONE
 
 
 @rule("R-BET-6", hook="action")
-def reopened(hand: Hand, c: ActionContext) -> Findings:
+def reopened(hand: Hand, c: ActionContext) -> Found:
     """A re-raise by a seat that has acted and faces less than a full raise since."""
     if not _raise_size_applies(c) or c.acted_at is None:
-        return
+        return NONE
     threshold = (c.bet_size + 1) // 2 if c.table.game.is_fixed_limit else c.min_raise
     faced = c.current_bet - c.acted_at
     if faced < threshold:
-        yield Finding(
-            message=f"seat {c.event.seat} re-raised, but it faced only {faced} more since it "
-            f"acted, less than a full raise: the betting was not reopened to it",
-            seats=(c.event.seat,),
-            amounts={"faced": faced, "full_raise": threshold},
+        return (
+            Finding(
+                message=f"seat {c.event.seat} re-raised, but it faced only {faced} more since it "
+                f"acted, less than a full raise: the betting was not reopened to it",
+                seats=(c.event.seat,),
+                amounts={"faced": faced, "full_raise": threshold},
+            ),
         )
+    return NONE

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.events import Action, Ante, Blind, Event
-from engine.rules.registry import Finding, Findings, rule
+from engine.rules.registry import NONE, Finding, Found, rule
 
 if TYPE_CHECKING:
     from engine.hand import Hand
 
 
 @rule("R-BLIND-2", hook="before", events=(Blind, Ante))
-def forced_amounts(hand: Hand, event: Event) -> Findings:
+def forced_amounts(hand: Hand, event: Event) -> Found:
     """A blind or ante that is not the level's amount, unless it is the seat's whole stack."""
     assert isinstance(event, Blind | Ante)
     table = hand.table
@@ -23,32 +23,41 @@ def forced_amounts(hand: Hand, event: Event) -> Findings:
     stack = hand.stacks[event.seat]
     if event.amount not in expected and event.amount != stack:
         wanted = " or ".join(str(e) for e in expected)
-        yield Finding(
-            message=f"seat {event.seat} posted a {what} of {event.amount}; the level is {wanted}",
-            seats=(event.seat,),
-            amounts={"posted": event.amount, "level": max(expected)},
+        return (
+            Finding(
+                message=f"seat {event.seat} posted a {what} of {event.amount}; "
+                f"the level is {wanted}",
+                seats=(event.seat,),
+                amounts={"posted": event.amount, "level": max(expected)},
+            ),
         )
+    return NONE
 
 
 @rule("R-BLIND-1", hook="before", events=(Blind, Action))
-def blind_positions(hand: Hand, event: Event) -> Findings:
+def blind_positions(hand: Hand, event: Event) -> Found:
     """A blind posted after the betting began, or betting begun without the big blind due."""
     if isinstance(event, Blind):
         if hand.actions_started:
-            yield Finding(
-                message=f"seat {event.seat} posted a blind after the betting started",
-                seats=(event.seat,),
+            return (
+                Finding(
+                    message=f"seat {event.seat} posted a blind after the betting started",
+                    seats=(event.seat,),
+                ),
             )
-        return
+        return NONE
     if hand.actions_started or not hand.blinds:
-        return
+        return NONE
     order = hand.clockwise_from(hand.button)
     # Heads-up the button posts the small blind and the other seat the big blind (R-BLIND-3).
     due = order[0] if len(order) == 2 else order[1]
     posters = {seat for seat, _ in hand.blinds}
     if due not in posters and hand.stacks[due] > 0:
-        yield Finding(
-            message=f"the betting began but seat {due}, due the big blind after the button "
-            f"on seat {hand.button}, posted none",
-            seats=(due,),
+        return (
+            Finding(
+                message=f"the betting began but seat {due}, due the big blind after the button "
+                f"on seat {hand.button}, posted none",
+                seats=(due,),
+            ),
         )
+    return NONE

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from engine.alerts import Severity
 from engine.pots import split
-from engine.rules.registry import Finding, Findings, rule
+from engine.rules.registry import Finding, Found, rule
 
 if TYPE_CHECKING:
     from engine.hand import Hand
@@ -193,52 +193,54 @@ def _untabled_pushes(hand: Hand, s: Settlement, got: dict[int, int], out: Payout
 
 
 @rule("R-POT-5", hook="end", severity=Severity.CRITICAL)
-def award_amounts(hand: Hand, s: Settlement) -> Findings:
+def award_amounts(hand: Hand, s: Settlement) -> Found:
     """Chips pushed to a seat that differ from its computed share of the pots."""
-    yield from analyse(hand, s).miscount
+    return tuple(analyse(hand, s).miscount)
 
 
 @rule("R-POT-6", hook="end", severity=Severity.CRITICAL)
-def uncalled_bet(hand: Hand, s: Settlement) -> Findings:
+def uncalled_bet(hand: Hand, s: Settlement) -> Found:
     """An uncalled bet that went into the pot instead of back to its owner."""
-    yield from analyse(hand, s).uncalled
+    return tuple(analyse(hand, s).uncalled)
 
 
 @rule("R-SHOW-2", hook="end", severity=Severity.CRITICAL)
-def wrong_winner(hand: Hand, s: Settlement) -> Findings:
+def wrong_winner(hand: Hand, s: Settlement) -> Found:
     """Cards speak: a pot pushed to a tabled hand that does not win it."""
-    yield from analyse(hand, s).wrong_winner
+    return tuple(analyse(hand, s).wrong_winner)
 
 
 @rule("R-SHOW-1", hook="end", severity=Severity.CRITICAL)
-def untabled_winner(hand: Hand, s: Settlement) -> Findings:
+def untabled_winner(hand: Hand, s: Settlement) -> Found:
     """A contested pot pushed to a seat that did not table all its cards."""
-    yield from analyse(hand, s).untabled_winner
+    return tuple(analyse(hand, s).untabled_winner)
 
 
 @rule("R-ODD-2", hook="end")
-def odd_chip(hand: Hand, s: Settlement) -> Findings:
+def odd_chip(hand: Hand, s: Settlement) -> Found:
     """The odd chip of a split pot to another seat than the first tied seat left of the button."""
-    yield from analyse(hand, s).odd_chip
+    return tuple(analyse(hand, s).odd_chip)
 
 
 @rule("R-RAKE-1", hook="end", switches=("no_flop_no_drop",))
-def rake(hand: Hand, s: Settlement) -> Findings:
+def rake(hand: Hand, s: Settlement) -> Found:
     """Rake taken that is not the table's percent of the pot, within its cap."""
-    yield from analyse(hand, s).rake
+    return tuple(analyse(hand, s).rake)
 
 
 @rule("R-POT-2", hook="end")
-def award_order(hand: Hand, s: Settlement) -> Findings:
+def award_order(hand: Hand, s: Settlement) -> Found:
     """Side pots are awarded before the main pot, top side pot first."""
     order = {pot.name: i for i, pot in enumerate(s.pots)}
     labelled = [a for a in hand.record.awards if a.pot in order]
     for earlier, later in pairwise(labelled):
         if order[later.pot] > order[earlier.pot]:
-            yield Finding(
-                message=f"the {earlier.pot} pot was pushed before the {later.pot} pot; side "
-                "pots go first, the main pot last",
-                seats=(earlier.seat, later.seat),
-                evidence=(earlier.seq, later.seq),
+            return (
+                Finding(
+                    message=f"the {earlier.pot} pot was pushed before the {later.pot} pot; side "
+                    "pots go first, the main pot last",
+                    seats=(earlier.seat, later.seat),
+                    evidence=(earlier.seq, later.seq),
+                ),
             )
-            return
+    return ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.events import CardSeen, Event
-from engine.rules.registry import Finding, Findings, rule
+from engine.rules.registry import NONE, Finding, Found, rule
 
 if TYPE_CHECKING:
     from engine.hand import Hand
@@ -13,46 +13,51 @@ if TYPE_CHECKING:
 _STREET_RULE = {0: ("R-PREM-2", "flop"), 3: ("R-PREM-3", "turn"), 4: ("R-PREM-4", "river")}
 
 
-def _premature(hand: Hand, event: Event, board_size: int) -> Findings:
+def _premature(hand: Hand, event: Event, board_size: int) -> Found:
     if not isinstance(event, CardSeen) or event.to != "board":
-        return
+        return NONE
     if len(hand.board) != board_size or len(hand.live()) <= 1 or not hand.hole_cards_dealt():
-        return
+        return NONE
     waiting = hand.next_actor()
     if waiting is None:
-        return
+        return NONE
     _, street = _STREET_RULE[board_size]
     card = event.card or (hand.pending_draws[0][0] if hand.pending_draws else "?")
-    yield Finding(
-        message=f"{street} card {card} dealt before the betting was complete (seat {waiting} "
-        f"still to act): it does not play",
-        seats=(waiting,),
-        cards=(card,),
+    return (
+        Finding(
+            message=f"{street} card {card} dealt before the betting was complete (seat {waiting} "
+            f"still to act): it does not play",
+            seats=(waiting,),
+            cards=(card,),
+        ),
     )
 
 
 @rule("R-PREM-2", hook="before", events=(CardSeen,))
-def premature_flop(hand: Hand, event: Event) -> Findings:
-    yield from _premature(hand, event, 0)
+def premature_flop(hand: Hand, event: Event) -> Found:
+    return _premature(hand, event, 0)
 
 
 @rule("R-PREM-3", hook="before", events=(CardSeen,))
-def premature_turn(hand: Hand, event: Event) -> Findings:
-    yield from _premature(hand, event, 3)
+def premature_turn(hand: Hand, event: Event) -> Found:
+    return _premature(hand, event, 3)
 
 
 @rule("R-PREM-4", hook="before", events=(CardSeen,))
-def premature_river(hand: Hand, event: Event) -> Findings:
-    yield from _premature(hand, event, 4)
+def premature_river(hand: Hand, event: Event) -> Found:
+    return _premature(hand, event, 4)
 
 
 @rule("R-PREM-1", hook="before", events=(CardSeen,))
-def board_during_the_deal(hand: Hand, event: Event) -> Findings:
+def board_during_the_deal(hand: Hand, event: Event) -> Found:
     """A board card dealt while the hole cards are still being dealt."""
     if not isinstance(event, CardSeen) or event.to != "board" or hand.hole_cards_dealt():
-        return
+        return NONE
     card = event.card or (hand.pending_draws[0][0] if hand.pending_draws else "?")
-    yield Finding(
-        message=f"board card {card} dealt before every seat had its hole cards: it does not play",
-        cards=(card,),
+    return (
+        Finding(
+            message=f"board card {card} dealt before every seat had its hole cards: "
+            "it does not play",
+            cards=(card,),
+        ),
     )

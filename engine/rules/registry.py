@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.alerts import Alert, Severity
-from engine.events import Event
+from engine.events import Action, Event
 from engine.rules.catalogue import CATALOGUE
 
 if TYPE_CHECKING:
@@ -37,6 +37,9 @@ class Finding:
 
 
 Findings = Iterator[Finding]
+Found = tuple[Finding, ...]
+NONE: Found = ()
+"""What a rule returns when it finds nothing (cheaper than an empty generator)."""
 ActionCheck = Callable[["Hand", "ActionContext"], Iterable[Finding]]
 EventCheck = Callable[["Hand", Event], Iterable[Finding]]
 EndCheck = Callable[["Hand", "Settlement"], Iterable[Finding]]
@@ -105,36 +108,43 @@ class RuleSet:
         self.by_hook: dict[str, list[Rule]] = {hook: [] for hook in HOOKS}
         for item in chosen:
             self.by_hook[item.hook].append(item)
-        self._by_event: dict[tuple[str, type[Event]], list[Rule]] = {}
+        self._before: dict[type[Event], list[Rule]] = {}
+        self._after: dict[type[Event], list[Rule]] = {}
 
     def _for_event(self, hook: str, kind: type[Event]) -> list[Rule]:
-        key = (hook, kind)
-        found = self._by_event.get(key)
-        if found is None:
-            found = [r for r in self.by_hook[hook] if not r.events or kind in r.events]
-            self._by_event[key] = found
-        return found
+        return [r for r in self.by_hook[hook] if not r.events or kind in r.events]
 
     def before(self, hand: Hand, event: Event) -> None:
-        from engine.events import Action
-
-        if isinstance(event, Action):
-            action_rules = self.by_hook["action"]
-            if action_rules:
-                context = hand.action_context(event)
-                for item in action_rules:
-                    self._emit(hand, item, item.check(hand, context), event.seq)
-        for item in self._for_event("before", type(event)):
-            self._emit(hand, item, item.check(hand, event), event.seq)
+        kind = type(event)
+        rules = self._before.get(kind)
+        if rules is None:
+            rules = self._before[kind] = self._for_event("before", kind)
+        if kind is Action:
+            context = hand.action_context(event)  # type: ignore[arg-type]
+            for item in self.by_hook["action"]:
+                found = item.check(hand, context)
+                if found:
+                    self._emit(hand, item, found, event.seq)
+        for item in rules:
+            found = item.check(hand, event)
+            if found:
+                self._emit(hand, item, found, event.seq)
 
     def after(self, hand: Hand, event: Event) -> None:
-        for item in self._for_event("after", type(event)):
-            self._emit(hand, item, item.check(hand, event), event.seq)
+        kind = type(event)
+        rules = self._after.get(kind)
+        if rules is None:
+            rules = self._after[kind] = self._for_event("after", kind)
+        for item in rules:
+            found = item.check(hand, event)
+            if found:
+                self._emit(hand, item, found, event.seq)
 
     def end(self, hand: Hand, settlement: Settlement) -> None:
-        last = hand.last_seq
         for item in self.by_hook["end"]:
-            self._emit(hand, item, item.check(hand, settlement), last)
+            found = item.check(hand, settlement)
+            if found:
+                self._emit(hand, item, found, hand.last_seq)
 
     @staticmethod
     def _emit(hand: Hand, item: Rule, findings: Iterable[Finding], seq: int) -> None:
