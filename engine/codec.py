@@ -118,7 +118,9 @@ def _house_rules(obj: Mapping[str, Any]) -> HouseRules:
         if key not in known:
             raise EventError(f"house_rules.{key}", f"unknown switch (known: {', '.join(known)})")
         default = getattr(HouseRules(), key)
-        if isinstance(default, bool):
+        if isinstance(default, StrEnum):
+            switch = _enum(value, key, type(default))
+        elif isinstance(default, bool):
             if not isinstance(switch, bool):
                 raise EventError(f"house_rules.{key}", f"expected true or false, got {switch!r}")
         elif isinstance(switch, bool) or not isinstance(switch, int) or switch < 1:
@@ -181,7 +183,10 @@ def _card_seen(o: Mapping[str, Any], base: dict[str, Any]) -> Event:
     card = None if o.get("card") is None else _card(o, "card")
     if face is Face.UP and card is None:
         raise EventError("card", "a face-up card needs its identity")
-    return CardSeen(**base, to=to, face=face, card=card)
+    back = o.get("back")
+    if back is not None and not isinstance(back, str):
+        raise EventError("back", f"expected the name of the card back, got {back!r}")
+    return CardSeen(**base, to=to, face=face, card=card, back=back)
 
 
 def _is_seat_zone(to: str) -> bool:
@@ -206,6 +211,13 @@ def _show(o: Mapping[str, Any], base: dict[str, Any]) -> Event:
     return Show(**base, seat=_seat(o), cards=cards)
 
 
+def _muck_by(o: Mapping[str, Any]) -> str | None:
+    by = o.get("by")
+    if by not in (None, "player", "dealer"):
+        raise EventError("by", f"expected player or dealer, got {by!r}")
+    return by
+
+
 def _tray(o: Mapping[str, Any], base: dict[str, Any]) -> Event:
     return TrayCount(**base, counts=_seat_map(o, "counts", key_name="denomination"))
 
@@ -219,7 +231,7 @@ _PARSERS: dict[str, Callable[[Mapping[str, Any], dict[str, Any]], Event]] = {
     "ante": lambda o, b: Ante(**b, seat=_seat(o), amount=_int(o, "amount", minimum=1)),
     "action": _action,
     "show": _show,
-    "muck": lambda o, b: Muck(**b, seat=_seat(o)),
+    "muck": lambda o, b: Muck(**b, seat=_seat(o), by=_muck_by(o)),
     "award": lambda o, b: Award(
         **b, seat=_seat(o), amount=_int(o, "amount"), pot=str(o.get("pot") or "main")
     ),

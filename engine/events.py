@@ -46,6 +46,13 @@ class Face(StrEnum):
     DOWN = "down"
 
 
+class MisdealCutoff(StrEnum):
+    RROP = "rrop"
+    """Robert's Rules: once two players after the blinds have acted."""
+    TDA = "tda"
+    """TDA/CEP: once there is substantial action (two actions with chips, or three actions)."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HouseRules:
     """Per-table switches (rules-catalogue.md 2.19). Unknown switches are rejected at the edge."""
@@ -56,6 +63,13 @@ class HouseRules:
     """Fixed limit: bets per betting round, the opening bet included (bet + 3 raises)."""
     fl_cap_heads_up: bool = False
     """Fixed limit: keep the cap when only two players are left (tournaments); cash: unlimited."""
+    tournament: bool = False
+    """Tournament rules (TDA/CEP) where the seeds differ from cash games (catalogue 2.19): all
+    hands face up once an all-in is called (#2), no showing cards with action pending (#18)."""
+    misdeal_cutoff: MisdealCutoff = MisdealCutoff.RROP
+    """When a misdeal can no longer be called (catalogue 2.19 #5)."""
+    rake_to_tray: bool = False
+    """The house drops the rake into the chip tray (the seeds say: into the drop box, R-RAKE-2)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -106,6 +120,8 @@ class CardSeen(Event):
     to: str
     face: Face
     card: str | None = None
+    back: str | None = None
+    """The back (colour or design) vision saw, when it saw it."""
 
     @property
     def to_seat(self) -> int | None:
@@ -147,6 +163,8 @@ class Show(Event):
 class Muck(Event):
     TYPE: ClassVar[str] = "muck"
     seat: int
+    by: str | None = None
+    """``player`` (thrown away) or ``dealer`` (killed), when known."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -152,8 +152,13 @@ class Record:
 
     placements: list[Placement] = field(default_factory=list)
     boxed: list[CardSeen] = field(default_factory=list)
+    """Cards seen face up in the deck (boxed)."""
+    exposed: list[Placement] = field(default_factory=list)
+    """Cards exposed in the deal: dealt face up to a seat (boxed cards excepted) or off the
+    table, before the betting began."""
     burns: dict[int, list[Placement]] = field(default_factory=dict)
     """Burn cards by the board size they came before (0: flop, 3: turn, 4: river)."""
+    actions: list[Action] = field(default_factory=list)
     shows: list[Show] = field(default_factory=list)
     mucks: list[Muck] = field(default_factory=list)
     awards: list[Award] = field(default_factory=list)
@@ -171,7 +176,11 @@ class Hand:
     """Mutable state of the hand being played; ``finish`` turns it into a ``HandReport``."""
 
     def __init__(
-        self, table: TableConfig, start: HandStart, rules: RuleHooks | None = None
+        self,
+        table: TableConfig,
+        start: HandStart,
+        rules: RuleHooks | None = None,
+        tray_before: TrayCount | None = None,
     ) -> None:
         for seat in start.stacks:
             if seat > table.seats:
@@ -189,6 +198,8 @@ class Hand:
         self.hand = start.hand
         self.button = start.button
         self.rules = rules
+        self.tray_before = tray_before
+        """The last tray count before the hand started, if any."""
         self.seats: tuple[int, ...] = tuple(sorted(start.stacks))
         self._clockwise: dict[int, list[int]] = {}
         self.starting_stacks = dict(start.stacks)
@@ -289,11 +300,19 @@ class Hand:
             self._clockwise[seat] = order
         return order
 
+    @property
+    def hand_decided(self) -> bool:
+        """A single hand is left: the pot is uncontested."""
+        return len(self.seats) - len(self.folded) <= 1
+
     def live(self) -> list[int]:
         return [s for s in self.seats if s not in self.folded]
 
     def active(self) -> list[int]:
         return [s for s in self.seats if s not in self.folded and s not in self.all_in]
+
+    def hole_placements(self, seat: int) -> list[Placement]:
+        return [p for p in self.record.placements if p.to == f"seat:{seat}"]
 
     def hole_cards_dealt(self) -> bool:
         needed = self.table.game.hole_card_count
@@ -429,6 +448,7 @@ class Hand:
         seat = event.seat
         if seat in self.folded or seat in self.all_in:
             return
+        self.record.actions.append(event)
         context = self.action_context(event)
         skipped = self.to_act if (self.round_open and self.to_act != seat) else None
         if event.action is ActionKind.FOLD:
@@ -484,6 +504,13 @@ class Hand:
             self._require_seat(seat, "to")
             placement = self._place(event, self._next_draw())
             self.hole[seat].append(placement.card)
+            boxed = any(b.card == placement.card for b in self.record.boxed)
+            if event.face is Face.UP and not self.actions_started and not boxed:
+                self.record.exposed.append(placement)
+        elif event.to == "off_table" and self.pending_draws:
+            placement = self._place(event, self._next_draw())  # dealt straight off the table
+            if not self.actions_started:
+                self.record.exposed.append(placement)
         elif event.to == "board":
             placement = self._place(event, self._next_draw())
             card = placement.card

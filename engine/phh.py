@@ -197,6 +197,8 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
             _deal_hole(out, hole, seats)
             dealt = True
         if words[:2] == ["d", "db"] and len(words) == 3:
+            # pokerkit burns one unknown card ('??') before each board round.
+            out.add(CardSeen, to="burn", face=Face.DOWN, card=None)
             for card in _known(words[2]):
                 out.deal(card, "board", Face.UP)
             continue

@@ -27,6 +27,7 @@ class TableSession:
         self.config: TableConfig | None = None
         self.hand: Hand | None = None
         self.last_seq = 0
+        self.last_tray: TrayCount | None = None
 
     def feed(self, event: Event) -> HandReport | None:
         self.last_seq = event.seq
@@ -35,6 +36,8 @@ class TableSession:
             return None
         if isinstance(event, HandStart):
             return self._start(event)
+        if isinstance(event, TrayCount):
+            self.last_tray = event
         if self.hand is None:
             if isinstance(event, TrayCount):
                 return None
@@ -57,7 +60,8 @@ class TableSession:
     def _start(self, event: HandStart) -> HandReport | None:
         if self.config is None:
             raise EventError("type", "hand_start before any table line")
-        new_hand = Hand(self.config, event, self.rules)  # raises before the open hand is touched
+        # Raises (a bad seat or button) before the open hand is touched.
+        new_hand = Hand(self.config, event, self.rules, self.last_tray)
         previous = None
         if self.hand is not None:
             self.hand.alerts.append(

@@ -47,7 +47,10 @@ class Log:
                 self.add("card", to=f"seat:{seat}", face="down", card=None)
         return self
 
-    def board(self, cards: str) -> Log:
+    def board(self, cards: str, *, burn: bool = True) -> Log:
+        """One street of board cards, after a burn card (face down, identity unread)."""
+        if burn:
+            self.add("card", to="burn", face="down", card=None)
         for i in range(0, len(cards), 2):
             card = cards[i : i + 2]
             self.add("shoe_draw", card=card, shoe_seq=self.last_seq)

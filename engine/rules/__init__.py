@@ -5,4 +5,15 @@ from __future__ import annotations
 
 def load() -> None:
     """Import every rule module, which registers its rules."""
-    from engine.rules import betting, forced, payouts, premature  # noqa: F401
+    from engine.rules import (  # noqa: F401
+        betting,
+        dealing,
+        deck,
+        exposed,
+        forced,
+        mucked,
+        payouts,
+        premature,
+        showdown,
+        tray,
+    )

@@ -51,7 +51,9 @@ def test_three_way_all_in_builds_main_and_side_pot_and_returns_the_uncalled_bet(
         .act(3, "allin")
         .act(1, "allin")
         .act(2, "allin")
-        .board("2c7s9dTc3h")
+        .board("2c7s9d")
+        .board("Tc")
+        .board("3h")
         .show(3, "QhQd")
         .show(1, "AhAd")
         .show(2, "KhKd")
@@ -97,7 +99,8 @@ def _raked(rake_pct: float, rake_cap: int, **rules_: bool) -> Log:
 def test_rake_is_percent_of_the_pot_up_to_the_cap() -> None:
     log = _raked(5, 30).act(3, "raise", 500).act(1, "fold").act(2, "call", 500)
     log.check_down("2c7sJdTc3h", (2, 3))
-    log.show(2, "7c8c").show(3, "AsAd").award(3, 1020).add("rake", amount=30).end("h1")
+    log.show(2, "7c8c").show(3, "AsAd").add("muck", seat=2)
+    log.award(3, 1020).add("rake", amount=30).end("h1")
     report = log.report()
     # Pot 1050: 5 % is 52, capped at 30.
     assert report.settlement.rake == 30
@@ -218,7 +221,8 @@ def test_award_that_does_not_match_the_pot_is_a_critical_chip_miscount() -> None
     def played() -> Log:
         log = three_handed().act(3, "call", 100).act(1, "call", 100).act(2, "check")
         log.check_down("AcKsJd6c5h", (1, 2, 3))
-        return log.show(1, "2h3d").show(2, "7c8c").show(3, "9s9d")
+        log.show(1, "2h3d").show(2, "7c8c").show(3, "9s9d")
+        return log.add("muck", seat=1).add("muck", seat=2)
 
     assert played().award(3, 300).end("h1").report().alerts == ()
     report = played().award(3, 250).end("h1").report()

@@ -1,0 +1,143 @@
+"""Exposed cards: hole cards the dealer turns, flashes or deals off the table (R-EXPOSE-*)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.alerts import Severity
+from engine.events import CardSeen, Event, Face, Show
+from engine.rules.deck import misdeal_still_possible
+from engine.rules.registry import NONE, Finding, Found, rule
+
+if TYPE_CHECKING:
+    from engine.hand import Hand, Placement
+
+
+def _exposures(hand: Hand) -> list[Placement]:
+    return hand.record.exposed
+
+
+def _hole_index(hand: Hand, placement: Placement) -> int:
+    """Position of the card in the deal of the hole cards (0: the first card dealt)."""
+    hole = [p for p in hand.record.placements if p.to.startswith("seat:")]
+    return next((i for i, p in enumerate(hole) if p.seq == placement.seq), len(hole))
+
+
+@rule("R-EXPOSE-3", hook="after", events=(CardSeen,), severity=Severity.CRITICAL)
+def first_cards_exposed(hand: Hand, event: Event) -> Found:
+    """The first or second card of the deal exposed by the dealer: misdeal."""
+    assert isinstance(event, CardSeen)
+    exposures = _exposures(hand)
+    if len(exposures) != 1 or exposures[0].seq != event.seq or event.to_seat is None:
+        return NONE
+    placement = exposures[0]
+    index = _hole_index(hand, placement)
+    if index > 1:
+        return NONE
+    return (
+        Finding(
+            message=f"the {'first' if index == 0 else 'second'} card of the deal "
+            f"({placement.card}, seat {event.to_seat}) was exposed: misdeal",
+            seats=(event.to_seat,),
+            cards=(placement.card,) if placement.card else (),
+        ),
+    )
+
+
+@rule("R-EXPOSE-5", hook="after", events=(CardSeen,), severity=Severity.CRITICAL)
+def two_exposed(hand: Hand, event: Event) -> Found:
+    """Two or more hole cards exposed by the dealer: misdeal."""
+    exposures = _exposures(hand)
+    if len(exposures) != 2 or exposures[-1].seq != event.seq or not misdeal_still_possible(hand):
+        return NONE
+    return (
+        Finding(
+            message=f"a second hole card exposed in the deal "
+            f"({' '.join(p.card or '?' for p in exposures)}): misdeal",
+            seats=tuple(int(p.to[5:]) for p in exposures if p.to.startswith("seat:")),
+            cards=tuple(p.card for p in exposures if p.card),
+            evidence=tuple(p.seq for p in exposures),
+        ),
+    )
+
+
+@rule("R-EXPOSE-4", hook="after", events=(CardSeen,))
+def single_exposed(hand: Hand, event: Event) -> Found:
+    """Any other single exposed hole card: replaced after the deal and used as the flop burn."""
+    assert isinstance(event, CardSeen)
+    exposures = _exposures(hand)
+    if event.to == "board" and len(hand.board) == 1 and len(exposures) == 1:
+        exposed = exposures[0]
+        burns = hand.record.burns.get(0, [])
+        if exposed.card and burns and all(b.card and b.card != exposed.card for b in burns):
+            return (
+                Finding(
+                    message=f"the exposed card {exposed.card} was not used as the flop burn "
+                    f"(burned {' '.join(b.card or '?' for b in burns)})",
+                    cards=(exposed.card,),
+                    evidence=(exposed.seq, *(b.seq for b in burns)),
+                ),
+            )
+        return NONE
+    if len(exposures) != 1 or exposures[0].seq != event.seq or event.to_seat is None:
+        return NONE
+    if _hole_index(hand, exposures[0]) <= 1:
+        return NONE
+    card = exposures[0].card
+    return (
+        Finding(
+            message=f"hole card {card} of seat {event.to_seat} exposed in the deal: finish the "
+            "deal, replace it with the next card, and burn it before the flop",
+            seats=(event.to_seat,),
+            cards=(card,) if card else (),
+        ),
+    )
+
+
+@rule("R-EXPOSE-1", hook="after", events=(CardSeen,))
+def off_table(hand: Hand, event: Event) -> Found:
+    """A card dealt off the table counts as exposed."""
+    assert isinstance(event, CardSeen)
+    exposures = _exposures(hand)
+    if event.to != "off_table" or not exposures or exposures[-1].seq != event.seq:
+        return NONE
+    return (
+        Finding(
+            message=f"a card{f' ({event.card})' if event.card else ''} went off the table: "
+            "it is an exposed card",
+            cards=(event.card,) if event.card else (),
+        ),
+    )
+
+
+@rule("R-EXPOSE-17", hook="before", events=(CardSeen,))
+def rabbit_hunting(hand: Hand, event: Event) -> Found:
+    """No rabbit hunting: no card of the stub is shown once the hand is over."""
+    assert isinstance(event, CardSeen)
+    if not hand.hand_decided or event.to not in ("board", "burn") or event.face is not Face.UP:
+        return NONE
+    card = event.card or (hand.pending_draws[0][0] if hand.pending_draws else None)
+    return (
+        Finding(
+            message=f"{card or 'a card'} turned up after the hand was over (rabbit hunting)",
+            cards=(card,) if card else (),
+        ),
+    )
+
+
+@rule("R-EXPOSE-7", hook="before", events=(Show,), switches=("tournament",))
+def showing_with_action_pending(hand: Hand, event: Event) -> Found:
+    """Tournaments: no showing cards while the hand is in progress in a multi-way pot."""
+    assert isinstance(event, Show)
+    if not hand.table.house_rules.tournament or hand.record.betting_over_seq is not None:
+        return NONE
+    if hand.hand_decided or event.seat in hand.folded or len(hand.live()) < 3:
+        return NONE
+    return (
+        Finding(
+            message=f"seat {event.seat} showed {' '.join(event.cards)} with action pending in a "
+            "multi-way pot (penalty; the hand stays live)",
+            seats=(event.seat,),
+            cards=event.cards,
+        ),
+    )

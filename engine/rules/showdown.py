@@ -1,0 +1,85 @@
+"""Showdown procedure: all-in hands face up (TDA rule 17), nobody mucks in an all-in showdown,
+showing order (R-ALLIN-1, R-ALLIN-3, R-SHOW-7)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.alerts import Severity
+from engine.events import CardSeen, Event, Muck, Show
+from engine.rules.registry import NONE, Finding, Found, rule
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+
+
+def _all_in_showdown(hand: Hand) -> bool:
+    """Betting is over with two or more hands live and at least one of them all-in."""
+    return (
+        hand.record.betting_over_seq is not None
+        and any(seat in hand.all_in for seat in hand.live())
+        and not hand.hand_decided
+    )
+
+
+@rule("R-ALLIN-1", hook="before", events=(CardSeen,), switches=("tournament",))
+def all_in_hands_face_up(hand: Hand, event: Event) -> Found:
+    """Tournaments: once an all-in is called and betting is over, every live hand is turned face
+    up before the next card is dealt."""
+    assert isinstance(event, CardSeen)
+    if not hand.table.house_rules.tournament or event.to not in ("board", "burn"):
+        return NONE
+    if not _all_in_showdown(hand) or len(hand.board) >= 5:
+        return NONE
+    hidden = [seat for seat in hand.live() if seat not in hand.shown]
+    if not hidden or hand.memo.get("allin_1"):
+        return NONE
+    hand.memo["allin_1"] = True
+    return (
+        Finding(
+            message=f"cards dealt after the all-in was called while seat "
+            f"{', '.join(map(str, hidden))} still had its hand face down (all hands face up)",
+            seats=tuple(hidden),
+        ),
+    )
+
+
+@rule("R-ALLIN-3", hook="before", events=(Muck,), switches=("tournament",))
+def no_muck_in_all_in_showdown(hand: Hand, event: Event) -> Found:
+    """Tournaments: no live hand may be mucked in an all-in showdown; all are shown."""
+    assert isinstance(event, Muck)
+    if not hand.table.house_rules.tournament or not _all_in_showdown(hand):
+        return NONE
+    if event.seat in hand.folded or event.seat in hand.shown:
+        return NONE
+    return (
+        Finding(
+            message=f"seat {event.seat} mucked without showing in an all-in showdown "
+            "(every live hand must be shown)",
+            seats=(event.seat,),
+        ),
+    )
+
+
+@rule("R-SHOW-7", hook="before", events=(Show, Muck), severity=Severity.INFO)
+def showing_order(hand: Hand, event: Event) -> Found:
+    """Without an all-in, the last aggressor of the river shows first, otherwise the first live
+    seat left of the button."""
+    assert isinstance(event, Show | Muck)
+    if hand.record.shows or hand.record.mucks or len(hand.board) < 5 or hand.hand_decided:
+        return NONE
+    if hand.record.betting_over_seq is None or any(s in hand.all_in for s in hand.live()):
+        return NONE
+    from engine.hand import Street
+
+    first = hand.record.aggressor.get(Street.RIVER)
+    if first is None:
+        first = next(s for s in hand.clockwise_from(hand.button) if s not in hand.folded)
+    if event.seat == first or isinstance(event, Muck):
+        return NONE
+    return (
+        Finding(
+            message=f"seat {event.seat} showed first; seat {first} was due to show first",
+            seats=(event.seat, first),
+        ),
+    )
