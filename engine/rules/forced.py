@@ -38,7 +38,7 @@ def forced_amounts(hand: Hand, event: Event) -> Found:
 def blind_positions(hand: Hand, event: Event) -> Found:
     """A blind posted after the betting began, or betting begun without the big blind due."""
     if isinstance(event, Blind):
-        if hand.actions_started:
+        if hand.record.actions:
             return (
                 Finding(
                     message=f"seat {event.seat} posted a blind after the betting started",
@@ -46,8 +46,8 @@ def blind_positions(hand: Hand, event: Event) -> Found:
                 ),
             )
         return NONE
-    if hand.actions_started or not hand.blinds:
-        return NONE
+    if hand.record.actions or not hand.blinds:
+        return NONE  # not the first action of the hand, or a game without blinds
     order = hand.clockwise_from(hand.button)
     # Heads-up the button posts the small blind and the other seat the big blind (R-BLIND-3).
     due = order[0] if len(order) == 2 else order[1]
