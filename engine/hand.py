@@ -232,6 +232,8 @@ class Hand:
         self.observed_rake: int | None = None
         self.alerts: list[Alert] = []
         self.last_seq = start.seq
+        self.superseded_by: HandStart | None = None
+        """The next hand's start, when it came before this hand's ``hand_end``."""
         self.memo: dict[str, object] = {}
         self._context: ActionContext | None = None
         """Results the rules share within this hand."""

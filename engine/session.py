@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.alerts import Alert, Severity
+from engine.alerts import Alert
 from engine.errors import EventError, InputError
 from engine.events import Event, HandEnd, HandStart, TableConfig, TrayCount
 from engine.hand import Hand, HandReport, RuleHooks
-from engine.rules.catalogue import CATALOGUE
 from engine.rules.registry import RuleSet
 
 
@@ -64,18 +63,7 @@ class TableSession:
         new_hand = Hand(self.config, event, self.rules, self.last_tray)
         previous = None
         if self.hand is not None:
-            self.hand.alerts.append(
-                Alert(
-                    hand=self.hand.hand,
-                    seq=event.seq,
-                    rule="R-HAND-1",
-                    family=CATALOGUE["R-HAND-1"].family,
-                    severity=Severity.INFO,
-                    seat=None,
-                    message=f"hand {self.hand.hand} had no hand_end before hand {event.hand} "
-                    f"[R-HAND-1; {CATALOGUE['R-HAND-1'].source}]",
-                )
-            )
+            self.hand.superseded_by = event
             previous = self._close(complete=False, seq=event.seq)
         self.hand = new_hand
         return previous

@@ -97,6 +97,13 @@ def cmd_phh_export(args: argparse.Namespace) -> int:
     return EXIT_BAD_INPUT if errors or failed else EXIT_OK
 
 
+def cmd_rules_list(args: argparse.Namespace) -> int:
+    from feltwatch.rules_doc import markdown, plain
+
+    sys.stdout.write(markdown() if args.markdown else plain() + "\n")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="feltwatch", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -117,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE.jsonl")
     p.add_argument("-o", "--output", help="write here instead of standard output")
     p.set_defaults(run=cmd_phh_export)
+    rules = commands.add_parser("rules", help="the rules catalogue").add_subparsers(
+        dest="rules_command", required=True, metavar="SUBCOMMAND"
+    )
+    p = rules.add_parser("list", help="every catalogue rule with its status")
+    p.add_argument("--markdown", action="store_true", help="the coverage table, docs/rules.md")
+    p.set_defaults(run=cmd_rules_list)
     return parser
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.alerts import Severity
 from engine.events import Action, Ante, Blind, Event
 from engine.rules.registry import NONE, Finding, Found, rule
 
 if TYPE_CHECKING:
     from engine.hand import Hand
+    from engine.settlement import Settlement
 
 
 @rule("R-BLIND-2", hook="before", events=(Blind, Ante))
@@ -61,3 +63,18 @@ def blind_positions(hand: Hand, event: Event) -> Found:
             ),
         )
     return NONE
+
+
+@rule("R-HAND-1", hook="end", severity=Severity.INFO)
+def hand_boundary(hand: Hand, s: Settlement) -> Found:
+    """A new hand began (its first shuffle) before this one was cleared."""
+    following = hand.superseded_by
+    if following is None:
+        return NONE
+    return (
+        Finding(
+            message=f"hand {following.hand} began before hand {hand.hand} was cleared "
+            "(no hand_end): everything after the new shuffle belongs to the new hand",
+            evidence=(following.seq,),
+        ),
+    )

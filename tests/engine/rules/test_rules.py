@@ -69,6 +69,10 @@ def _side_pot_hand(main_first: bool) -> dict[str, Step | None]:
 Case = tuple[dict, dict]  # type: ignore[type-arg]
 # rule id -> (trigger, near miss); each a dict of scenario() keyword arguments.
 CASES: dict[str, Case] = {
+    "R-HAND-1": (
+        {"end": lambda log: log.hand("h2", 1, {1: 1000, 2: 1000}).end("h2")},
+        {},
+    ),
     "R-BET-17": (
         {"preflop": lambda log: log.act(1, "fold").act(3, "raise", 300).act(2, "call", 300)},
         {},
@@ -406,8 +410,9 @@ CASES["R-PREM-1"] = ({**NO_MORE, "deal": _premature_deal}, {})
 
 
 def _alerts(kwargs: dict) -> list[tuple[str, str]]:  # type: ignore[type-arg]
-    report = scenario(**kwargs).report()
-    return [(a.rule, a.family) for a in report.alerts]
+    result = scenario(**kwargs).run()
+    assert not result.errors, result.errors
+    return [(a.rule, a.family) for a in result.alerts]
 
 
 def test_the_clean_hand_raises_nothing() -> None:
