@@ -221,6 +221,8 @@ class Hand:
         self.flow_next: int | None = None
         self.blinds: list[tuple[int, int]] = []
         self.board: list[str] = []
+        self.held_board: list[str] = []
+        """Board cards dealt before the betting round was over, held until it is."""
         self.hole: dict[int, list[str | None]] = {seat: [] for seat in self.seats}
         self.shown: dict[int, tuple[str, ...]] = {}
         self.pending_draws: deque[tuple[str, int]] = deque()
@@ -445,6 +447,7 @@ class Hand:
                 len(self.active()) <= 1 or self.street is Street.RIVER
             ):
                 self.record.betting_over_seq = seq
+            self._release_held()
 
     def _on_action(self, event: Action) -> None:
         seat = event.seat
@@ -518,7 +521,10 @@ class Hand:
             card = placement.card
             if card is None:
                 raise EventError("card", "a board card needs its identity (face up or shoe)")
-            self._deal_board(card)
+            if self.held_board or self._betting_pending():
+                self.held_board.append(card)  # premature: it plays only once the round is over
+            else:
+                self._deal_board(card)
         elif event.to == "burn":
             placement = self._place(event, self._next_draw())
             self.record.burns.setdefault(len(self.board), []).append(placement)
@@ -526,6 +532,17 @@ class Hand:
             self.record.boxed.append(event)
         elif event.card is not None:
             self.card_at[event.card] = event.to  # a known card moved to the muck or off the table
+
+    def _betting_pending(self) -> bool:
+        """A board card now would be premature: the betting round before it is not over."""
+        if len(self.board) not in (0, 3, 4) or not self.hole_cards_dealt():
+            return False
+        return self.next_actor() is not None and len(self.live()) > 1
+
+    def _release_held(self) -> None:
+        """Deal the premature board cards held back, up to the next street."""
+        while self.held_board and not self.round_open:
+            self._deal_board(self.held_board.pop(0))
 
     def _next_draw(self) -> str | None:
         return self.pending_draws.popleft()[0] if self.pending_draws else None

@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from engine import codec, phh
 from engine.errors import InputError
-from engine.events import HandStart
+from engine.events import Event, HandStart
 from engine.phh_replay import replay_files
 from engine.session import check
 from feltwatch.report import alert_line, hand_summary
@@ -104,6 +105,62 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_phh_mutate(args: argparse.Namespace) -> int:
+    import random
+
+    from engine import mutate
+
+    paths = [Path(p) for p in args.paths]
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        print(f"error: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr)
+        return EXIT_USAGE
+    rng = random.Random(args.seed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    events: list[Event] = []
+    expected: list[mutate.Expected] = []
+    skipped = 0
+    for path in phh.iter_phh_files(paths):
+        try:
+            hand = phh.to_events(phh.load(path), path=str(path))
+        except phh.PhhError as exc:
+            print(f"error: {path}: {exc}", file=sys.stderr)
+            skipped += 1
+            continue
+        name = path.with_suffix("").as_posix()
+        done = mutate.mutate(mutate.rename_hand(hand.events, name), rng)
+        if done is None:
+            skipped += 1
+            continue
+        mutated, wanted = done
+        events += mutate.renumber_from(mutated, len(events) + 1)
+        expected.append(wanted)
+    (out / "mutated.jsonl").write_text(codec.dump_events(events), encoding="utf-8")
+    (out / "expected.jsonl").write_text(
+        "".join(json.dumps(e.to_json()) + "\n" for e in expected), encoding="utf-8"
+    )
+    kinds = Counter(e.kind for e in expected)
+    print(
+        f"{len(expected)} hands mutated ({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))})"
+        f", {skipped} skipped -> {out / 'mutated.jsonl'}, {out / 'expected.jsonl'}"
+    )
+    if args.check:
+        result = check(codec.read_file(out / "mutated.jsonl"), str(out / "mutated.jsonl"))
+        _print_errors(result.errors)
+        s = mutate.score(expected, result.alerts)
+        print(
+            f"recall {s.found}/{s.expected} = {s.recall:.1%}, "
+            f"false alerts {len(s.false_alerts)} in {len(result.hands)} hands"
+        )
+        for missed in s.missed:
+            print(f"missed: {missed.hand} {missed.kind} {missed.rule}")
+        for alert in s.false_alerts:
+            print(f"false: {alert_line(alert)}")
+        return EXIT_OK if not s.missed and not s.false_alerts and not result.errors else 1
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="feltwatch", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -120,6 +177,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH", help=".phh files or folders")
     p.add_argument("--json", action="store_true", help="one JSON result per hand")
     p.set_defaults(run=cmd_phh_replay)
+    p = hh.add_parser("mutate", help="inject one irregularity into each PHH hand")
+    p.add_argument("paths", nargs="+", metavar="PATH", help=".phh files or folders")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--out", default="mutated", help="output folder (default ./mutated)")
+    p.add_argument(
+        "--check", action="store_true", help="then check the mutated log and print the recall"
+    )
+    p.set_defaults(run=cmd_phh_mutate)
     p = hh.add_parser("export", help="write each hand of an event log as PHH")
     p.add_argument("file", metavar="FILE.jsonl")
     p.add_argument("-o", "--output", help="write here instead of standard output")

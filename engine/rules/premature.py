@@ -18,6 +18,8 @@ def _premature(hand: Hand, event: Event, board_size: int) -> Found:
         return NONE
     if len(hand.board) != board_size or len(hand.live()) <= 1 or not hand.hole_cards_dealt():
         return NONE
+    if hand.held_board:
+        return NONE  # the street's first premature card raised it already
     waiting = hand.next_actor()
     if waiting is None:
         return NONE

@@ -108,3 +108,30 @@ def test_phh_export_writes_hands_pokerkit_reads_back(tmp_path: Path) -> None:
             assert not list(history)[-1].status
     assert histories[4].user_defined_fields == {"_rake": 61}
     assert histories[4].finishing_stacks == [9970, 9969, 10000, 10000, 10000, 10000]
+
+
+def test_phh_mutate_writes_logs_that_check_finds(tmp_path: Path) -> None:
+    run = feltwatch(
+        "phh",
+        "mutate",
+        str(SHARED / "data" / "phh"),
+        "--seed",
+        "3",
+        "--out",
+        str(tmp_path),
+        "--check",
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "recall 201/201 = 100.0%, false alerts 0 in 201 hands" in run.stdout
+    expected = [json.loads(line) for line in (tmp_path / "expected.jsonl").read_text().splitlines()]
+    assert len(expected) == 201
+    checked = feltwatch("check", str(tmp_path / "mutated.jsonl"), "--json")
+    assert checked.returncode == 0
+    found = {(a["hand"], a["rule"]) for a in map(json.loads, checked.stdout.splitlines())}
+    assert found == {(e["hand"], e["rule"]) for e in expected}
+
+
+def test_rules_list_prints_every_catalogue_rule() -> None:
+    run = feltwatch("rules", "list")
+    assert run.returncode == 0
+    assert len(run.stdout.splitlines()) == 197
