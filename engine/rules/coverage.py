@@ -12,6 +12,7 @@ from engine.rules.registry import all_rules
 
 class Status(StrEnum):
     IMPLEMENTED = "implemented"
+    ENGINE = "computed by the hand engine"
     SENSOR = "needs a sensor we do not have"
     HUMAN = "human judgement"
     OTHER_GAME = "game not played here"
@@ -27,10 +28,37 @@ _MISSING_SENSORS = {
 }
 
 
+_COMPUTED = {
+    "R-POT-1": "engine/pots.py builds the main and side pots; payouts that differ: R-POT-5",
+    "R-POT-3": "engine/settlement.py splits each pot on its own",
+    "R-POT-4": "engine/pots.py shares a tied pot equally; payouts that differ: R-POT-5",
+    "R-ODD-1": "engine/pots.py gives odd chips one at a time, one per seat at most",
+    "R-SHOW-3": "engine/ranking.py: eval7, no wrap-around straights",
+    "R-SHOW-4": "engine/ranking.py: Omaha uses exactly two hole and three board cards",
+    "R-BLIND-3": "engine/hand.py: heads-up the button posts the small blind and acts first "
+    "pre-flop",
+    "R-BLIND-6": "engine/hand.py: blinds are live bets; the big blind keeps its option",
+}
+_STACKS = "chip stacks in front of each seat and colour-ups (not in the event log v1)"
+_NOT_OBSERVED = {
+    "R-ALLIN-6": _STACKS,
+    "R-ALLIN-7": _STACKS,
+    "R-CHIP-6": _STACKS,
+    "R-CHIP-8": _STACKS,
+    "R-COLOR-1": _STACKS,
+    "R-COLOR-2": _STACKS,
+    "R-TRAY-4": _STACKS,
+}
+
+
 def status(entry: CatalogueEntry) -> tuple[Status, str]:
     """The rule's status and, for a rule not checked, the reason."""
     if entry.id in all_rules():
         return Status.IMPLEMENTED, ""
+    if entry.id in _COMPUTED:
+        return Status.ENGINE, _COMPUTED[entry.id]
+    if entry.id in _NOT_OBSERVED:
+        return Status.SENSOR, _NOT_OBSERVED[entry.id]
     games = set(re.findall(r"[A-Z0-9]+", entry.games))
     if games & _OTHER_GAMES and not games & _OUR_GAMES:
         return Status.OTHER_GAME, f"{entry.games} only; the engine plays hold'em and Omaha"

@@ -190,3 +190,23 @@ def boxed_card_dealt(hand: Hand, event: Event) -> Found:
             evidence=(boxed[0].seq, event.seq),
         ),
     )
+
+
+@rule("R-MUCK-5", hook="before", events=(CardSeen,))
+def cards_thrown_into_a_hand(hand: Hand, event: Event) -> Found:
+    """A card that reaches a seat's hand once the deal is over (not dealt by the shoe): the
+    mixed cards are dead."""
+    assert isinstance(event, CardSeen)
+    seat = event.to_seat
+    if seat is None or not hand.record.actions or hand.pending_draws:
+        return NONE
+    if event.card is not None and event.card in hand.hole.get(seat, []):
+        return NONE  # the seat's own card coming back into its hand
+    return (
+        Finding(
+            message=f"a card{f' ({event.card})' if event.card else ''} landed in seat {seat}'s "
+            "hand after the deal: cards thrown into a hand are dead",
+            seats=(seat,),
+            cards=(event.card,) if event.card else (),
+        ),
+    )

@@ -60,20 +60,22 @@ def _plays_the_board(hand: Hand, seat: int, value: int) -> bool:
     return value == hand_value(hand.table.game, (), hand.board)
 
 
-def _mucked_winners(hand: Hand, s: Settlement) -> list[tuple[int, Pot, bool]]:
-    """(seat, pot, tabled first) for each mucked hand that wins or splits a contested pot."""
+def _mucked_winners(hand: Hand, s: Settlement) -> list[tuple[int, Pot, bool, bool]]:
+    """(seat, pot, tabled first, only plays the board) for each mucked hand that wins or splits
+    a contested pot."""
     cached = hand.memo.get("mucked_winners")
     if isinstance(cached, list):
         return cached
-    found: list[tuple[int, Pot, bool]] = []
+    found: list[tuple[int, Pot, bool, bool]] = []
     for pot in _contested(s, hand):
         result = _true_winners(hand, pot)
         if result is None:
             continue
         winners, values = result
         for seat in winners:
-            if seat in hand.mucked and not _plays_the_board(hand, seat, values[seat]):
-                found.append((seat, pot, seat in hand.shown))
+            if seat in hand.mucked:
+                board = _plays_the_board(hand, seat, values[seat])
+                found.append((seat, pot, seat in hand.shown, board))
     hand.memo["mucked_winners"] = found
     return found
 
@@ -103,8 +105,8 @@ def tabled_winner_killed(hand: Hand, s: Settlement) -> Found:
     """A tabled hand that wins is killed before its pot is pushed."""
     return tuple(
         _finding(hand, seat, pot, "was tabled and then killed")
-        for seat, pot, tabled in _mucked_winners(hand, s)
-        if tabled
+        for seat, pot, tabled, board in _mucked_winners(hand, s)
+        if tabled and not board
     )
 
 
@@ -113,8 +115,8 @@ def dealer_killed_winner(hand: Hand, s: Settlement) -> Found:
     """The dealer killed a live hand that was not tabled and would have won."""
     return tuple(
         _finding(hand, seat, pot, "was killed by the dealer before it was tabled")
-        for seat, pot, tabled in _mucked_winners(hand, s)
-        if not tabled and _by(hand, seat) == "dealer"
+        for seat, pot, tabled, board in _mucked_winners(hand, s)
+        if not tabled and not board and _by(hand, seat) == "dealer"
     )
 
 
@@ -129,8 +131,19 @@ def best_hand_thrown_away(hand: Hand, s: Settlement) -> Found:
             "was mucked at showdown without being tabled (player's "
             "choice: surveillance note, no table alert)",
         )
-        for seat, pot, tabled in _mucked_winners(hand, s)
-        if not tabled and _by(hand, seat) != "dealer"
+        for seat, pot, tabled, board in _mucked_winners(hand, s)
+        if not tabled and not board and _by(hand, seat) != "dealer"
+    )
+
+
+@rule("R-MUCK-11", hook="end", severity=Severity.INFO)
+def played_the_board(hand: Hand, s: Settlement) -> Found:
+    """Surveillance note only: a hand that only played the board was mucked and lost its share
+    (to share, the cards must be tabled)."""
+    return tuple(
+        _finding(hand, seat, pot, "only played the board and was mucked: it loses its share")
+        for seat, pot, tabled, board in _mucked_winners(hand, s)
+        if board
     )
 
 

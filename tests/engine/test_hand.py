@@ -42,6 +42,7 @@ def test_split_pot_odd_chip_goes_to_first_seat_left_of_button() -> None:
 
 
 def test_three_way_all_in_builds_main_and_side_pot_and_returns_the_uncalled_bet() -> None:
+    """R-POT-1, R-POT-3: each pot decided on its own."""
     # R-POT-1 example 2: A 10, B 50, C 200, all all-in -> main 30, side 80, 150 back to C.
     log = (
         Log(sb=1, bb=2)
@@ -72,6 +73,7 @@ def test_three_way_all_in_builds_main_and_side_pot_and_returns_the_uncalled_bet(
 
 
 def test_heads_up_button_acts_first_preflop_and_an_uncalled_bet_is_returned() -> None:
+    """R-BLIND-3 heads-up order, R-BLIND-6 the big blind's option, R-POT-6 uncalled bet."""
     log = (
         Log()
         .hand("h1", 2, {1: 1000, 2: 1000})
@@ -241,6 +243,7 @@ def test_mucked_hand_at_showdown_cannot_win() -> None:
 
 
 def test_pot_limit_omaha_uses_exactly_two_hole_cards() -> None:
+    """R-SHOW-4 (and R-SHOW-3: eval7 ranks the five-card hands)."""
     log = Log(game="PLO").hand("h1", 2, {1: 1000, 2: 1000}).blinds((2, 50), (1, 100))
     log.deal({1: "As7h8h3d", 2: "3c3h4d6c"}).act(2, "call", 100).act(1, "check")
     log.check_down("2s5s9sJsKd", (1, 2))

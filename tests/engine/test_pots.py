@@ -11,6 +11,7 @@ from engine.pots import build_pots, rake_amount, split, take_rake, uncalled_retu
 
 
 def test_pot_one_example_one_short_call_all_in() -> None:
+    """R-POT-1 side-pot construction."""
     # R-POT-1 example 1: pot 200, a 200 bet called all-in for 50 -> 150 back, main pot 300.
     committed = {1: 100 + 200, 2: 100 + 50}
     seat, amount = uncalled_return(committed)
@@ -37,6 +38,7 @@ def test_dead_money_goes_to_the_main_pot() -> None:
 
 
 def test_odd_chips_go_one_each_clockwise_from_the_button() -> None:
+    """R-ODD-1, R-ODD-2, R-POT-4: equal shares, one odd chip per seat from the button."""
     assert split(11, [5, 1, 3], button=5, seat_count=6) == {1: 4, 3: 4, 5: 3}
     assert split(11, [5, 1, 3], button=2, seat_count=6) == {3: 4, 5: 4, 1: 3}
 

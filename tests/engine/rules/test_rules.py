@@ -272,6 +272,28 @@ CASES: dict[str, Case] = {
             "showdown": lambda log: log.show(3, "AsAd").add("muck", seat=2, by="player"),
         },
     ),
+    "R-MUCK-11": (
+        {
+            "flop": lambda log: log.board("AhKhQh"),
+            "turn": lambda log: log.board("Jh"),
+            "river": lambda log: log.board("Th"),
+            "showdown": lambda log: log.show(3, "AsAd").add("muck", seat=2, by="player"),
+        },
+        {
+            "flop": lambda log: log.board("AhKhQh"),
+            "turn": lambda log: log.board("Jh"),
+            "river": lambda log: log.board("2c"),
+            "showdown": lambda log: log.show(3, "AsAd").add("muck", seat=2, by="player"),
+        },
+    ),
+    "R-MUCK-5": (
+        {
+            "turn_bets": lambda log: (
+                log.add("card", to="seat:2", face="down").act(2, "check").act(3, "check")
+            )
+        },
+        {},
+    ),
     "R-MUCK-7": (
         {
             "deal": KINGS,
