@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,9 +20,11 @@ from pathlib import Path
 # This file is named like the package it measures: import the package, not this script.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 
-from engine import phh  # noqa: E402
+from engine import codec, mutate, phh  # noqa: E402
+from engine.events import Event  # noqa: E402
 from engine.phh_replay import first_difference, run_hand  # noqa: E402
 from engine.rules.registry import RULES, RuleSet  # noqa: E402
+from engine.session import check  # noqa: E402
 
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh"
 
@@ -47,6 +50,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("phh_dir", nargs="?", type=Path, default=DEFAULT_DIR)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--check-hands", type=int, default=10_000, help="hands for the check run")
     args = parser.parse_args()
 
     histories = []
@@ -89,6 +93,27 @@ def main() -> int:
     print(f"ratio engine, no rules / pokerkit:     {core_rate / peer_rate:6.1f}x  (target >= 10x)")
     print(f"ratio engine, all rules / pokerkit:    {engine_rate / peer_rate:6.1f}x")
     print(f"ratio conversion+engine / pokerkit:    {full_rate / peer_rate:6.1f}x")
+
+    # `feltwatch check` on a 10,000-hand event log: read + parse + engine + every rule.
+    events: list[Event] = []
+    for i in range(args.check_hands):
+        hand = converted[i % n]
+        done = mutate.complete(mutate.rename_hand(hand.events, f"{i}:{hand.hand}"))
+        events += mutate.renumber_from(done, len(events) + 1)
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "hands.jsonl"
+        log.write_text(codec.dump_events(events), encoding="utf-8")
+        size_mb = log.stat().st_size / 1e6
+        start = time.perf_counter()
+        result = check(codec.read_file(log), str(log))
+        took = time.perf_counter() - start
+    assert not result.errors and not result.alerts and len(result.hands) == args.check_hands
+    check_rate = args.check_hands / took
+    print(
+        f"feltwatch check, {args.check_hands:,} hands ({size_mb:.0f} MB)  "
+        f"{check_rate:12,.0f} hands/s  ({took:.1f} s, 0 alerts)"
+    )
+    print(f"ratio check / pokerkit:                {check_rate / peer_rate:6.1f}x")
     return 0
 
 

@@ -39,6 +39,7 @@ from engine.events import (
 )
 
 E = TypeVar("E", bound=StrEnum)
+_DECODER = json.JSONDecoder(parse_float=Decimal)
 ZONES = ("board", "burn", "muck", "off_table", "shoe")
 
 
@@ -264,7 +265,7 @@ def parse_event(obj: object) -> Event:
 
 def parse_line(text: str) -> Event:
     try:
-        obj = json.loads(text, parse_float=Decimal)
+        obj = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise EventError(None, f"malformed JSON: {exc.msg} at column {exc.colno}") from None
     return parse_event(obj)

@@ -55,6 +55,7 @@ _SEATED = frozenset({Blind, Ante, Action, Show, Muck, Award})
 class RuleHooks(Protocol):
     """What the rules engine sees of a hand (``engine.rules.RuleSet``)."""
 
+    def __len__(self) -> int: ...
     def before(self, hand: Hand, event: Event) -> None: ...
     def after(self, hand: Hand, event: Event) -> None: ...
     def end(self, hand: Hand, settlement: Settlement) -> None: ...
@@ -197,7 +198,7 @@ class Hand:
         self.start = start
         self.hand = start.hand
         self.button = start.button
-        self.rules = rules
+        self.rules = rules if rules else None
         self.tray_before = tray_before
         """The last tray count before the hand started, if any."""
         self.seats: tuple[int, ...] = tuple(sorted(start.stacks))

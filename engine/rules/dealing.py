@@ -25,8 +25,10 @@ def _hole_order(hand: Hand) -> list[int]:
 @rule("R-MISDEAL-5", hook="before", events=(Action,), severity=Severity.CRITICAL)
 def first_card_wrong_seat(hand: Hand, event: Event) -> Found:
     """The first card of the deal went to another seat than the first left of the button."""
+    if not _first_action(hand, event):
+        return NONE
     order = _hole_order(hand)
-    if not _first_action(hand, event) or not order:
+    if not order:
         return NONE
     due = hand.clockwise_from(hand.button)[0]
     if order[0] == due:
@@ -43,8 +45,10 @@ def first_card_wrong_seat(hand: Hand, event: Event) -> Found:
 @rule("R-DEAL-1", hook="before", events=(Action,))
 def deal_order(hand: Hand, event: Event) -> Found:
     """Hole cards one at a time, clockwise from the first seat left of the button."""
+    if not _first_action(hand, event):
+        return NONE
     order = _hole_order(hand)
-    if not _first_action(hand, event) or not order:
+    if not order:
         return NONE
     seats = hand.clockwise_from(hand.button)
     due = seats[0]
@@ -105,19 +109,19 @@ def _burn_problem(hand: Hand, event: Event, *, flop: bool) -> Found:
     )
 
 
-@rule("R-BURN-3", hook="before", events=(CardSeen,))
+@rule("R-BURN-3", hook="before", events=(CardSeen,), zones=("board",))
 def flop_burn(hand: Hand, event: Event) -> Found:
     """No burn, or two burns, before the flop."""
     return _burn_problem(hand, event, flop=True)
 
 
-@rule("R-BURN-2", hook="before", events=(CardSeen,))
+@rule("R-BURN-2", hook="before", events=(CardSeen,), zones=("board",))
 def street_burn(hand: Hand, event: Event) -> Found:
     """No burn, or more than one, before the turn or the river."""
     return _burn_problem(hand, event, flop=False)
 
 
-@rule("R-BURN-1", hook="after", events=(CardSeen,))
+@rule("R-BURN-1", hook="after", events=(CardSeen,), zones=("burn",), face_up_only=True)
 def burn_face_down(hand: Hand, event: Event) -> Found:
     """The burn card is the top card, dealt face down."""
     assert isinstance(event, CardSeen)

@@ -19,7 +19,14 @@ if TYPE_CHECKING:
 _DEALT_TO = ("board", "burn")
 
 
-@rule("R-DECK-3", hook="before", events=(ShoeDraw, CardSeen), severity=Severity.CRITICAL)
+@rule(
+    "R-DECK-3",
+    hook="before",
+    events=(ShoeDraw, CardSeen),
+    zones=("board", "burn", "seat"),
+    face_up_only=True,
+    severity=Severity.CRITICAL,
+)
 def duplicate_card(hand: Hand, event: Event) -> Found:
     """The same card twice in one hand: read twice by the shoe, or seen in two places."""
     if isinstance(event, ShoeDraw):
@@ -57,7 +64,14 @@ def _shoe_in_use(hand: Hand) -> bool:
     return bool(hand.drawn)
 
 
-@rule("R-DECK-12", hook="before", events=(CardSeen, Show), severity=Severity.CRITICAL)
+@rule(
+    "R-DECK-12",
+    hook="before",
+    events=(CardSeen, Show),
+    zones=("board", "burn", "seat"),
+    face_up_only=True,
+    severity=Severity.CRITICAL,
+)
 def foreign_card(hand: Hand, event: Event) -> Found:
     """A card on the table the shoe never dealt, or tabled hole cards that are not the ones the
     shoe dealt to that seat."""
@@ -128,7 +142,7 @@ def _boxed(hand: Hand) -> list[CardSeen]:
     return hand.record.boxed
 
 
-@rule("R-BOX-1", hook="after", events=(CardSeen,))
+@rule("R-BOX-1", hook="after", events=(CardSeen,), zones=("shoe",), face_up_only=True)
 def boxed_card(hand: Hand, event: Event) -> Found:
     """A card found face up in the deck: a scrap of paper, set aside and replaced."""
     assert isinstance(event, CardSeen)
@@ -152,7 +166,14 @@ def misdeal_still_possible(hand: Hand) -> bool:
     return len({a.seat for a in actions}) < 2
 
 
-@rule("R-BOX-2", hook="after", events=(CardSeen,), severity=Severity.CRITICAL)
+@rule(
+    "R-BOX-2",
+    hook="after",
+    events=(CardSeen,),
+    zones=("shoe",),
+    face_up_only=True,
+    severity=Severity.CRITICAL,
+)
 def two_boxed_cards(hand: Hand, event: Event) -> Found:
     """Two or more boxed cards before the misdeal cutoff: misdeal."""
     assert isinstance(event, CardSeen)
@@ -170,7 +191,7 @@ def two_boxed_cards(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-BOX-4", hook="before", events=(CardSeen,))
+@rule("R-BOX-4", hook="before", events=(CardSeen,), zones=("seat",), face_up_only=True)
 def boxed_card_dealt(hand: Hand, event: Event) -> Found:
     """A boxed card that reaches a seat face up is still a boxed card, not an exposed one: it is
     replaced and the player gets the next card."""
@@ -192,7 +213,7 @@ def boxed_card_dealt(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-MUCK-5", hook="before", events=(CardSeen,))
+@rule("R-MUCK-5", hook="before", events=(CardSeen,), zones=("seat",))
 def cards_thrown_into_a_hand(hand: Hand, event: Event) -> Found:
     """A card that reaches a seat's hand once the deal is over (not dealt by the shoe): the
     mixed cards are dead."""

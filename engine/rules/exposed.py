@@ -23,7 +23,14 @@ def _hole_index(hand: Hand, placement: Placement) -> int:
     return next((i for i, p in enumerate(hole) if p.seq == placement.seq), len(hole))
 
 
-@rule("R-EXPOSE-3", hook="after", events=(CardSeen,), severity=Severity.CRITICAL)
+@rule(
+    "R-EXPOSE-3",
+    hook="after",
+    events=(CardSeen,),
+    zones=("seat",),
+    face_up_only=True,
+    severity=Severity.CRITICAL,
+)
 def first_cards_exposed(hand: Hand, event: Event) -> Found:
     """The first or second card of the deal exposed by the dealer: misdeal."""
     assert isinstance(event, CardSeen)
@@ -44,7 +51,13 @@ def first_cards_exposed(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-EXPOSE-5", hook="after", events=(CardSeen,), severity=Severity.CRITICAL)
+@rule(
+    "R-EXPOSE-5",
+    hook="after",
+    events=(CardSeen,),
+    zones=("seat", "off_table"),
+    severity=Severity.CRITICAL,
+)
 def two_exposed(hand: Hand, event: Event) -> Found:
     """Two or more hole cards exposed by the dealer: misdeal."""
     exposures = _exposures(hand)
@@ -61,7 +74,7 @@ def two_exposed(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-EXPOSE-4", hook="after", events=(CardSeen,))
+@rule("R-EXPOSE-4", hook="after", events=(CardSeen,), zones=("seat", "board"))
 def single_exposed(hand: Hand, event: Event) -> Found:
     """Any other single exposed hole card: replaced after the deal and used as the flop burn."""
     assert isinstance(event, CardSeen)
@@ -94,7 +107,7 @@ def single_exposed(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-EXPOSE-1", hook="after", events=(CardSeen,))
+@rule("R-EXPOSE-1", hook="after", events=(CardSeen,), zones=("off_table",))
 def off_table(hand: Hand, event: Event) -> Found:
     """A card dealt off the table counts as exposed."""
     assert isinstance(event, CardSeen)
@@ -110,7 +123,13 @@ def off_table(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-EXPOSE-17", hook="before", events=(CardSeen,))
+@rule(
+    "R-EXPOSE-17",
+    hook="before",
+    events=(CardSeen,),
+    zones=("board", "burn"),
+    face_up_only=True,
+)
 def rabbit_hunting(hand: Hand, event: Event) -> Found:
     """No rabbit hunting: no card of the stub is shown once the hand is over."""
     assert isinstance(event, CardSeen)

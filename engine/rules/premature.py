@@ -35,22 +35,22 @@ def _premature(hand: Hand, event: Event, board_size: int) -> Found:
     )
 
 
-@rule("R-PREM-2", hook="before", events=(CardSeen,))
+@rule("R-PREM-2", hook="before", events=(CardSeen,), zones=("board",))
 def premature_flop(hand: Hand, event: Event) -> Found:
     return _premature(hand, event, 0)
 
 
-@rule("R-PREM-3", hook="before", events=(CardSeen,))
+@rule("R-PREM-3", hook="before", events=(CardSeen,), zones=("board",))
 def premature_turn(hand: Hand, event: Event) -> Found:
     return _premature(hand, event, 3)
 
 
-@rule("R-PREM-4", hook="before", events=(CardSeen,))
+@rule("R-PREM-4", hook="before", events=(CardSeen,), zones=("board",))
 def premature_river(hand: Hand, event: Event) -> Found:
     return _premature(hand, event, 4)
 
 
-@rule("R-PREM-1", hook="before", events=(CardSeen,))
+@rule("R-PREM-1", hook="before", events=(CardSeen,), zones=("board",))
 def board_during_the_deal(hand: Hand, event: Event) -> Found:
     """A board card dealt while the hole cards are still being dealt."""
     if not isinstance(event, CardSeen) or event.to != "board" or hand.hole_cards_dealt():

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.alerts import Alert, Severity
-from engine.events import Action, Event
+from engine.events import Action, CardSeen, Event, Face
 from engine.rules.catalogue import CATALOGUE
 
 if TYPE_CHECKING:
@@ -57,6 +57,18 @@ class Rule:
     """House-rule switches (``TableConfig.house_rules``) the rule reads."""
     events: tuple[type[Event], ...]
     """Event types a ``before``/``after`` rule looks at (empty: all)."""
+    zones: tuple[str, ...]
+    """For ``card`` events: the zones it looks at (``seat``, ``board``, ``burn``, ``muck``,
+    ``off_table``, ``shoe``; empty: all)."""
+    face_up_only: bool
+    """For ``card`` events: only cards seen face up."""
+
+    def wants(self, kind: type[Event], zone: str | None, face_up: bool) -> bool:
+        if self.events and kind not in self.events:
+            return False
+        if zone is None:
+            return True
+        return (not self.zones or zone in self.zones) and (face_up or not self.face_up_only)
 
     @property
     def family(self) -> str:
@@ -77,6 +89,8 @@ def rule(
     severity: Severity = Severity.WARNING,
     switches: tuple[str, ...] = (),
     events: tuple[type[Event], ...] = (),
+    zones: tuple[str, ...] = (),
+    face_up_only: bool = False,
 ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
     """Register the decorated function as the check of catalogue rule ``rule_id``."""
     if rule_id not in CATALOGUE:
@@ -94,6 +108,8 @@ def rule(
             severity=severity,
             switches=switches,
             events=events,
+            zones=zones,
+            face_up_only=face_up_only,
         )
         return check
 
@@ -108,34 +124,42 @@ class RuleSet:
         self.by_hook: dict[str, list[Rule]] = {hook: [] for hook in HOOKS}
         for item in chosen:
             self.by_hook[item.hook].append(item)
-        self._before: dict[type[Event], list[Rule]] = {}
-        self._after: dict[type[Event], list[Rule]] = {}
+        self._by_key: dict[tuple[str, type[Event], str | None, bool], list[Rule]] = {}
 
-    def _for_event(self, hook: str, kind: type[Event]) -> list[Rule]:
-        return [r for r in self.by_hook[hook] if not r.events or kind in r.events]
+    def __len__(self) -> int:
+        """How many rules run (an empty set is false: the hand skips its hooks)."""
+        return sum(len(rules) for rules in self.by_hook.values())
+
+    def _rules(self, hook: str, event: Event) -> list[Rule]:
+        """The ``hook`` rules that look at ``event`` (cached by event type, zone and face)."""
+        kind = type(event)
+        zone: str | None = None
+        face_up = False
+        if kind is CardSeen:
+            to = event.to  # type: ignore[attr-defined]
+            zone = "seat" if to.startswith("seat:") else to
+            face_up = event.face is Face.UP  # type: ignore[attr-defined]
+        key = (hook, kind, zone, face_up)
+        found = self._by_key.get(key)
+        if found is None:
+            found = [r for r in self.by_hook[hook] if r.wants(kind, zone, face_up)]
+            self._by_key[key] = found
+        return found
 
     def before(self, hand: Hand, event: Event) -> None:
-        kind = type(event)
-        rules = self._before.get(kind)
-        if rules is None:
-            rules = self._before[kind] = self._for_event("before", kind)
-        if kind is Action:
-            context = hand.action_context(event)  # type: ignore[arg-type]
+        if type(event) is Action:
+            context = hand.action_context(event)
             for item in self.by_hook["action"]:
                 found = item.check(hand, context)
                 if found:
                     self._emit(hand, item, found, event.seq)
-        for item in rules:
+        for item in self._rules("before", event):
             found = item.check(hand, event)
             if found:
                 self._emit(hand, item, found, event.seq)
 
     def after(self, hand: Hand, event: Event) -> None:
-        kind = type(event)
-        rules = self._after.get(kind)
-        if rules is None:
-            rules = self._after[kind] = self._for_event("after", kind)
-        for item in rules:
+        for item in self._rules("after", event):
             found = item.check(hand, event)
             if found:
                 self._emit(hand, item, found, event.seq)

@@ -22,7 +22,13 @@ def _all_in_showdown(hand: Hand) -> bool:
     )
 
 
-@rule("R-ALLIN-1", hook="before", events=(CardSeen,), switches=("tournament",))
+@rule(
+    "R-ALLIN-1",
+    hook="before",
+    events=(CardSeen,),
+    zones=("board", "burn"),
+    switches=("tournament",),
+)
 def all_in_hands_face_up(hand: Hand, event: Event) -> Found:
     """Tournaments: once an all-in is called and betting is over, every live hand is turned face
     up before the next card is dealt."""
