@@ -68,6 +68,8 @@ class HouseRules:
     hands face up once an all-in is called (#2), no showing cards with action pending (#18)."""
     misdeal_cutoff: MisdealCutoff = MisdealCutoff.RROP
     """When a misdeal can no longer be called (catalogue 2.19 #5)."""
+    chip_unit: int = 1
+    """The smallest chip in play: bets and raises are multiples of it (R-BET-21)."""
     rake_to_tray: bool = False
     """The house drops the rake into the chip tray (the seeds say: into the drop box, R-RAKE-2)."""
 

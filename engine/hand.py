@@ -235,6 +235,8 @@ class Hand:
         self.observed_rake: int | None = None
         self.alerts: list[Alert] = []
         self.last_seq = start.seq
+        self.previous: tuple[int, tuple[int, ...]] | None = None
+        """The last hand at this table: its button and its seats (set by the session)."""
         self.superseded_by: HandStart | None = None
         """The next hand's start, when it came before this hand's ``hand_end``."""
         self.memo: dict[str, object] = {}
@@ -506,8 +508,13 @@ class Hand:
 
     def _on_card(self, event: CardSeen) -> None:
         seat = event.to_seat
-        if seat is not None:
-            self._require_seat(seat, "to")
+        if seat is not None and seat not in self.hole:
+            if seat > self.table.seats:
+                raise EventError(
+                    "to", f"seat {seat} does not exist at a {self.table.seats}-seat table"
+                )
+            self._place(event, self._next_draw())  # dealt to an empty seat (a misdeal)
+        elif seat is not None:
             placement = self._place(event, self._next_draw())
             self.hole[seat].append(placement.card)
             boxed = any(b.card == placement.card for b in self.record.boxed)

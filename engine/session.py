@@ -27,6 +27,7 @@ class TableSession:
         self.hand: Hand | None = None
         self.last_seq = 0
         self.last_tray: TrayCount | None = None
+        self.last_button: tuple[int, tuple[int, ...]] | None = None
 
     def feed(self, event: Event) -> HandReport | None:
         self.last_seq = event.seq
@@ -61,6 +62,7 @@ class TableSession:
             raise EventError("type", "hand_start before any table line")
         # Raises (a bad seat or button) before the open hand is touched.
         new_hand = Hand(self.config, event, self.rules, self.last_tray)
+        new_hand.previous = self.last_button
         previous = None
         if self.hand is not None:
             self.hand.superseded_by = event
@@ -70,6 +72,7 @@ class TableSession:
 
     def _close(self, *, complete: bool, seq: int) -> HandReport:
         assert self.hand is not None
+        self.last_button = (self.hand.button, self.hand.seats)
         report = self.hand.finish(complete=complete, seq=seq)
         self.hand = None
         return report

@@ -148,6 +148,8 @@ def fixed_limit(hand: Hand, c: ActionContext) -> Found:
     seat = c.event.seat
     limit_to = c.current_bet + c.bet_size
     to = min(c.to, c.all_in_to)
+    if _bet_and_a_half(c):
+        return NONE  # R-BET-4: a raise by chips, to be completed
     if to != limit_to and not (c.goes_all_in and to < limit_to):
         return (
             Finding(
@@ -187,3 +189,46 @@ def reopened(hand: Hand, c: ActionContext) -> Found:
             ),
         )
     return NONE
+
+
+def _bet_and_a_half(c: ActionContext) -> bool:
+    """Fixed limit: chips of at least half a bet over the bet, short of a full raise."""
+    to = min(c.to, c.all_in_to)
+    return (
+        c.table.game.is_fixed_limit
+        and not c.goes_all_in
+        and c.current_bet > 0
+        and c.current_bet + c.bet_size / 2 <= to < c.current_bet + c.bet_size
+    )
+
+
+@rule("R-BET-4", hook="action")
+def raise_by_chips(hand: Hand, c: ActionContext) -> Found:
+    """Fixed limit: a bet and a half or more put in counts as a raise, completed to a full one."""
+    if not _raise_size_applies(c) or not _bet_and_a_half(c):
+        return NONE
+    full = c.current_bet + c.bet_size
+    return (
+        Finding(
+            message=f"seat {c.event.seat} put in {c.to - c.my_bet} to make it {c.to}: a bet and a"
+            f" half counts as a raise, to be completed to {full}",
+            seats=(c.event.seat,),
+            amounts={"to": c.to, "complete_to": full},
+        ),
+    )
+
+
+@rule("R-BET-21", hook="action", switches=("chip_unit",))
+def chip_unit(hand: Hand, c: ActionContext) -> Found:
+    """Bets and raises are multiples of the smallest chip in play."""
+    unit = c.table.house_rules.chip_unit
+    if unit <= 1 or not _raise_size_applies(c) or c.goes_all_in or c.to % unit == 0:
+        return NONE
+    return (
+        Finding(
+            message=f"seat {c.event.seat} made it {c.to}, not a multiple of the smallest chip "
+            f"in play ({unit})",
+            seats=(c.event.seat,),
+            amounts={"to": c.to, "chip_unit": unit},
+        ),
+    )

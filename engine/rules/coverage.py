@@ -38,6 +38,10 @@ _COMPUTED = {
     "R-BLIND-3": "engine/hand.py: heads-up the button posts the small blind and acts first "
     "pre-flop",
     "R-BLIND-6": "engine/hand.py: blinds are live bets; the big blind keeps its option",
+    "R-MISDEAL-1": "the misdeal rules stop at the house's cutoff (switch misdeal_cutoff)",
+    "R-MISDEAL-9": "R-DEAL-1 does not flag the last two cards of the deal to the button",
+    "R-ALLIN-2": "R-ALLIN-1 triggers only once no more betting is possible",
+    "R-HAND-5": "a hand keeps the level it started with; blinds at another level: R-BLIND-2",
 }
 _STACKS = "chip stacks in front of each seat and colour-ups (not in the event log v1)"
 _NOT_OBSERVED = {

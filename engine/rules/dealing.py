@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.alerts import Severity
-from engine.events import Action, CardSeen, Event, Face
+from engine.events import Action, CardSeen, Event, Face, Show
 from engine.rules.deck import misdeal_still_possible
 from engine.rules.registry import NONE, Finding, Found, rule
 
@@ -68,22 +68,135 @@ def deal_order(hand: Hand, event: Event) -> Found:
     return NONE
 
 
+def _hole_counts(hand: Hand) -> dict[int, int]:
+    return {seat: len(hand.hole[seat]) for seat in hand.seats}
+
+
+def _deal_check(hand: Hand, event: Event) -> tuple[int, dict[int, int]] | None:
+    """(cards each seat should have, cards each seat has) at the first action of a hand whose
+    deal the cameras saw; None otherwise."""
+    if not _first_action(hand, event) or not hand.record.placements:
+        return None
+    return hand.table.game.hole_card_count, _hole_counts(hand)
+
+
+def _listed(counts: dict[int, int]) -> str:
+    return ", ".join(f"seat {seat} has {n}" for seat, n in counts.items())
+
+
 @rule("R-MISDEAL-3", hook="before", events=(Action,), severity=Severity.CRITICAL)
 def wrong_number_dealt(hand: Hand, event: Event) -> Found:
-    """A seat holds too few or too many hole cards when the betting starts: misdeal."""
-    if not _first_action(hand, event) or not hand.record.placements:
+    """A seat was dealt too few hole cards (but some) when the betting starts: misdeal."""
+    checked = _deal_check(hand, event)
+    if checked is None:
         return NONE
-    needed = hand.table.game.hole_card_count
-    wrong = {seat: len(hand.hole[seat]) for seat in hand.seats if len(hand.hole[seat]) != needed}
-    if not wrong or not misdeal_still_possible(hand):
+    needed, counts = checked
+    short = {seat: n for seat, n in counts.items() if 0 < n < needed}
+    if not short or not misdeal_still_possible(hand):
         return NONE
-    listed = ", ".join(f"seat {seat} has {n}" for seat, n in wrong.items())
     return (
         Finding(
-            message=f"wrong number of hole cards when the betting started ({listed}; each seat "
+            message=f"too few hole cards when the betting started ({_listed(short)}; each seat "
             f"gets {needed}): misdeal",
+            seats=tuple(short),
+            amounts={f"seat_{seat}": n for seat, n in short.items()},
+        ),
+    )
+
+
+@rule("R-MISDEAL-8", hook="before", events=(Action,), severity=Severity.CRITICAL)
+def seat_not_dealt_in(hand: Hand, event: Event) -> Found:
+    """A seat in the hand (it posted or has chips) got no cards: misdeal."""
+    checked = _deal_check(hand, event)
+    if checked is None:
+        return NONE
+    _, counts = checked
+    missing = tuple(seat for seat, n in counts.items() if n == 0)
+    if not missing or not misdeal_still_possible(hand):
+        return NONE
+    return (
+        Finding(
+            message=f"seat {', '.join(map(str, missing))} is in the hand but was not dealt in: "
+            "misdeal",
+            seats=missing,
+        ),
+    )
+
+
+def _extra_cards(hand: Hand, event: Event) -> tuple[int, dict[int, int]] | None:
+    checked = _deal_check(hand, event)
+    if checked is None:
+        return None
+    needed, counts = checked
+    over = {seat: n - needed for seat, n in counts.items() if n > needed}
+    if not over or any(0 < n < needed for n in counts.values()):
+        return None
+    return sum(over.values()), over
+
+
+@rule("R-COUNT-1", hook="before", events=(Action,))
+def one_extra_card(hand: Hand, event: Event) -> Found:
+    """One extra card dealt before the first betting round: it goes back and becomes the burn."""
+    extra = _extra_cards(hand, event)
+    if extra is None or extra[0] != 1:
+        return NONE
+    (seat,) = extra[1]
+    return (
+        Finding(
+            message=f"seat {seat} was dealt one card too many: it goes back to the deck as the "
+            "burn card",
+            seats=(seat,),
+        ),
+    )
+
+
+@rule("R-MISDEAL-2", hook="before", events=(Action,), severity=Severity.CRITICAL)
+def extra_cards(hand: Hand, event: Event) -> Found:
+    """Two or more extra cards dealt into the starting hands: misdeal."""
+    extra = _extra_cards(hand, event)
+    if extra is None or extra[0] < 2 or not misdeal_still_possible(hand):
+        return NONE
+    total, over = extra
+    return (
+        Finding(
+            message=f"{total} extra cards dealt into the starting hands "
+            f"({', '.join(f'seat {s} +{n}' for s, n in over.items())}): misdeal",
+            seats=tuple(over),
+        ),
+    )
+
+
+@rule("R-MISDEAL-7", hook="after", events=(CardSeen,), zones=("seat",), severity=Severity.CRITICAL)
+def dealt_to_empty_seat(hand: Hand, event: Event) -> Found:
+    """A card dealt to a seat that is not in the hand, during the deal: misdeal."""
+    assert isinstance(event, CardSeen)
+    seat = event.to_seat
+    if seat is None or seat in hand.hole or hand.record.actions:
+        return NONE
+    return (
+        Finding(
+            message=f"a card was dealt to seat {seat}, which is not in the hand: misdeal",
+            seats=(seat,),
+        ),
+    )
+
+
+@rule("R-COUNT-4", hook="before", events=(Action,))
+def omaha_four_cards(hand: Hand, event: Event) -> Found:
+    """Omaha: every seat gets four hole cards (four reads per seat)."""
+    if hand.table.game.hole_card_count != 4:
+        return NONE
+    checked = _deal_check(hand, event)
+    if checked is None:
+        return NONE
+    _, counts = checked
+    wrong = {seat: n for seat, n in counts.items() if n not in (0, 4)}
+    if not wrong:
+        return NONE
+    return (
+        Finding(
+            message=f"Omaha hands have four cards ({_listed(wrong)})",
             seats=tuple(wrong),
-            amounts={f"seat_{seat}": n for seat, n in wrong.items()},
         ),
     )
 
@@ -131,5 +244,22 @@ def burn_face_down(hand: Hand, event: Event) -> Found:
         Finding(
             message=f"burn card {event.card} dealt face up (it must stay face down)",
             cards=(event.card,) if event.card else (),
+        ),
+    )
+
+
+@rule("R-COUNT-3", hook="before", events=(Show,))
+def too_many_cards_tabled(hand: Hand, event: Event) -> Found:
+    """A hand with more cards than the game deals is dead."""
+    assert isinstance(event, Show)
+    needed = hand.table.game.hole_card_count
+    if len(event.cards) <= needed:
+        return NONE
+    return (
+        Finding(
+            message=f"seat {event.seat} tabled {len(event.cards)} cards; the game deals {needed}:"
+            " the hand is dead",
+            seats=(event.seat,),
+            cards=event.cards,
         ),
     )

@@ -78,3 +78,30 @@ def hand_boundary(hand: Hand, s: Settlement) -> Found:
             evidence=(following.seq,),
         ),
     )
+
+
+@rule("R-MISDEAL-6", hook="before", events=(Action,), severity=Severity.CRITICAL)
+def button_position(hand: Hand, event: Event) -> Found:
+    """The button did not move one seat on from the last hand: misdeal, correct the button."""
+    previous = hand.previous
+    if previous is None or hand.record.actions:
+        return NONE
+    last_button, last_seats = previous
+    size = hand.table.seats
+    after_last = sorted(last_seats, key=lambda s: (s - last_button - 1) % size)
+    last_small_blind = after_last[0] if len(after_last) > 2 else last_button
+    # Moving button: the next seat dealt in; dead button: the seat of the last small blind.
+    allowed = {
+        s
+        for s in range(1, size + 1)
+        if 0 < (s - last_button) % size <= (last_small_blind - last_button) % size
+    }
+    if not allowed or hand.button in allowed:
+        return NONE
+    return (
+        Finding(
+            message=f"the button is on seat {hand.button}; after seat {last_button} last hand it "
+            f"belongs on seat {min(allowed, key=lambda s: (s - last_button) % size)}: misdeal",
+            seats=(hand.button,),
+        ),
+    )

@@ -20,6 +20,7 @@ AFTER_PREFLOP: dict[str, Step | None] = {
     "turn_bets": None,
     "river_bets": None,
 }
+STACKS = {1: 1000, 2: 1000, 3: 1000}
 KINGS = deal_with({1: (2, "Kd", "down"), 4: (2, "Kh", "down")})
 """Seat 2 gets K-K: trips on the K-high board, better than seat 3's aces."""
 
@@ -72,6 +73,75 @@ CASES: dict[str, Case] = {
     "R-HAND-1": (
         {"end": lambda log: log.hand("h2", 1, {1: 1000, 2: 1000}).end("h2")},
         {},
+    ),
+    "R-COUNT-1": (
+        {"deal": lambda log: deal_cards(log, [*CLEAN_DEAL, (3, "Kh", "down")]), **NO_MORE},
+        {},
+    ),
+    "R-MISDEAL-2": (
+        {
+            **NO_MORE,
+            "deal": lambda log: deal_cards(
+                log, [*CLEAN_DEAL, (1, "Kh", "down"), (2, "Qh", "down")]
+            ),
+        },
+        {"deal": lambda log: deal_cards(log, [*CLEAN_DEAL, (3, "Kh", "down")]), **NO_MORE},
+    ),
+    "R-MISDEAL-8": (
+        {"deal": lambda log: deal_cards(log, [c for c in CLEAN_DEAL if c[0] != 1]), **NO_MORE},
+        {},
+    ),
+    "R-MISDEAL-7": (
+        {"deal": lambda log: deal_cards(log, [*CLEAN_DEAL, (5, "Kh", "down")]), **NO_MORE},
+        {},
+    ),
+    "R-COUNT-4": (
+        {"table": {"game": "PLO"}, **NO_MORE},
+        {
+            **NO_MORE,
+            "table": {"game": "PLO"},
+            "deal": lambda log: log.deal({1: "2h3d4c5c", 2: "7c8c9cTc", 3: "AsAd6h6d"}),
+        },
+    ),
+    "R-COUNT-3": (
+        {"showdown": lambda log: log.show(2, "7c8c").show(3, "AsAdKh").add("muck", seat=2)},
+        {},
+    ),
+    "R-BET-4": (
+        {"table": {"game": "FLHE"}, "preflop": lambda log: log.act(3, "raise", 150), **NO_MORE},
+        {"table": {"game": "FLHE"}, "preflop": lambda log: log.act(3, "raise", 140), **NO_MORE},
+    ),
+    "R-BET-21": (
+        {
+            **NO_MORE,
+            "table": {"house_rules": {"chip_unit": 25}},
+            "flop_bets": lambda log: log.act(2, "check").act(3, "bet", 210),
+        },
+        {
+            **NO_MORE,
+            "table": {"house_rules": {"chip_unit": 25}},
+            "flop_bets": lambda log: log.act(2, "check").act(3, "bet", 200),
+        },
+    ),
+    "R-MISDEAL-6": (
+        {
+            "end": lambda log: (
+                log.end("h1")
+                .hand("h2", 2, STACKS)
+                .blinds((3, 50), (1, 100))
+                .act(2, "fold")
+                .end("h2")
+            )
+        },
+        {
+            "end": lambda log: (
+                log.end("h1")
+                .hand("h2", 1, STACKS)
+                .blinds((2, 50), (3, 100))
+                .act(1, "fold")
+                .end("h2")
+            )
+        },
     ),
     "R-BET-17": (
         {"preflop": lambda log: log.act(1, "fold").act(3, "raise", 300).act(2, "call", 300)},
