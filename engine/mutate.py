@@ -338,7 +338,16 @@ def score(expected: Sequence[Expected], alerts: Sequence[Alert]) -> Score:
 
 
 def rename_hand(events: Sequence[Event], hand: str) -> list[Event]:
-    return [replace(e, hand=hand) if isinstance(e, HandStart | HandEnd) else e for e in events]
+    """The hand named ``hand``, at a table of that name (hands from different files are not
+    consecutive deals of one table)."""
+    renamed: list[Event] = []
+    for event in events:
+        if isinstance(event, HandStart | HandEnd):
+            event = replace(event, hand=hand)
+        elif isinstance(event, TableConfig):
+            event = replace(event, table=hand)
+        renamed.append(event)
+    return renamed
 
 
 def renumber_from(events: Sequence[Event], first_seq: int) -> list[Event]:

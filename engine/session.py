@@ -32,6 +32,8 @@ class TableSession:
     def feed(self, event: Event) -> HandReport | None:
         self.last_seq = event.seq
         if isinstance(event, TableConfig):
+            if self.config is None or self.config.table != event.table:
+                self.last_button = None  # another table: its last hand says nothing here
             self.config = event  # a hand already open keeps the configuration it started with
             return None
         if isinstance(event, HandStart):
