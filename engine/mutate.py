@@ -282,7 +282,64 @@ def premature_card(
     )
 
 
+def _recomplete(events: Sequence[Event]) -> list[Event]:
+    """Kill the losers and push the pots again, for a hand whose cards were changed."""
+    kept = [e for e in events if not isinstance(e, Muck | Award | Rake)]
+    return complete(_renumber(kept))
+
+
+def duplicate_card(
+    events: list[Event], report: HandReport, rng: random.Random
+) -> tuple[list[Event], Expected] | None:
+    """The shoe deals a board card that is already in a player's hand (a second deck mixed in)."""
+    holes = [e.card for e in events if isinstance(e, ShoeDraw)][: 2 * len(report.starting_stacks)]
+    boards = _index(
+        events,
+        lambda e: isinstance(e, CardSeen) and e.to == "board",
+    )
+    if not holes or not boards:
+        return None
+    i = rng.choice(boards)
+    board = events[i]
+    draw = events[i - 1]
+    assert isinstance(board, CardSeen)
+    if not isinstance(draw, ShoeDraw):
+        return None
+    twin = rng.choice(holes)
+    events[i - 1] = replace(draw, card=twin)
+    events[i] = replace(board, card=twin)
+    return _recomplete(events), Expected(
+        hand=report.hand, kind="duplicate", rule="R-DECK-3", family="other:deck integrity"
+    )
+
+
+def switched_card(
+    events: list[Event], report: HandReport, rng: random.Random
+) -> tuple[list[Event], Expected] | None:
+    """A player tables a card the shoe never dealt him (a card switched in)."""
+    shows = _index(events, lambda e: isinstance(e, Show))
+    used = {e.card for e in events if isinstance(e, ShoeDraw)}
+    spare = [card for card in DECK if card not in used]
+    if not shows or not spare:
+        return None
+    i = rng.choice(shows)
+    show = events[i]
+    assert isinstance(show, Show)
+    cards = list(show.cards)
+    cards[rng.randrange(len(cards))] = rng.choice(spare)
+    events[i] = replace(show, cards=tuple(cards))
+    return _recomplete(events), Expected(
+        hand=report.hand,
+        kind="switched_card",
+        rule="R-DECK-12",
+        family="other:deck integrity",
+        seats=(show.seat,),
+    )
+
+
 MUTATIONS: dict[str, Mutation] = {
+    "duplicate": duplicate_card,
+    "switched_card": switched_card,
     "exposed": exposed_hole_card,
     "boxed": boxed_card,
     "mucked_winner": mucked_winner,
