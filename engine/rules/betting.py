@@ -90,7 +90,7 @@ def _raise_size_applies(c: ActionContext) -> bool:
     return not (c.folded or c.all_in) and c.round_open and c.raises
 
 
-@rule("R-BET-1", hook="action")
+@rule("R-BET-1", hook="action", raises_only=True)
 def minimum_bet(hand: Hand, c: ActionContext) -> Found:
     """No-limit and pot-limit: an opening bet below the big blind, unless all-in."""
     if c.table.game.is_fixed_limit or not _raise_size_applies(c) or c.current_bet:
@@ -106,7 +106,7 @@ def minimum_bet(hand: Hand, c: ActionContext) -> Found:
     return NONE
 
 
-@rule("R-BET-2", hook="action")
+@rule("R-BET-2", hook="action", raises_only=True)
 def minimum_raise(hand: Hand, c: ActionContext) -> Found:
     """A raise smaller than the last full bet or raise of the street, unless all-in."""
     if c.table.game.is_fixed_limit or not _raise_size_applies(c) or not c.current_bet:
@@ -123,7 +123,7 @@ def minimum_raise(hand: Hand, c: ActionContext) -> Found:
     return NONE
 
 
-@rule("R-BET-7", hook="action")
+@rule("R-BET-7", hook="action", raises_only=True)
 def pot_limit_maximum(hand: Hand, c: ActionContext) -> Found:
     """Pot limit: a bet or raise above the pot after the call."""
     if not c.table.game.is_pot_limit or not _raise_size_applies(c):
@@ -140,7 +140,7 @@ def pot_limit_maximum(hand: Hand, c: ActionContext) -> Found:
     return NONE
 
 
-@rule("R-BET-19", hook="action", switches=("fl_max_bets", "fl_cap_heads_up"))
+@rule("R-BET-19", hook="action", raises_only=True, switches=("fl_max_bets", "fl_cap_heads_up"))
 def fixed_limit(hand: Hand, c: ActionContext) -> Found:
     """Fixed limit: bets and raises of exactly one bet size, and no raise past the cap."""
     if not c.table.game.is_fixed_limit or not _raise_size_applies(c):
@@ -172,7 +172,7 @@ def fixed_limit(hand: Hand, c: ActionContext) -> Found:
     return NONE
 
 
-@rule("R-BET-6", hook="action")
+@rule("R-BET-6", hook="action", raises_only=True)
 def reopened(hand: Hand, c: ActionContext) -> Found:
     """A re-raise by a seat that has acted and faces less than a full raise since."""
     if not _raise_size_applies(c) or c.acted_at is None:
@@ -202,7 +202,7 @@ def _bet_and_a_half(c: ActionContext) -> bool:
     )
 
 
-@rule("R-BET-4", hook="action")
+@rule("R-BET-4", hook="action", raises_only=True)
 def raise_by_chips(hand: Hand, c: ActionContext) -> Found:
     """Fixed limit: a bet and a half or more put in counts as a raise, completed to a full one."""
     if not _raise_size_applies(c) or not _bet_and_a_half(c):
@@ -218,7 +218,7 @@ def raise_by_chips(hand: Hand, c: ActionContext) -> Found:
     )
 
 
-@rule("R-BET-21", hook="action", switches=("chip_unit",))
+@rule("R-BET-21", hook="action", raises_only=True, switches=("chip_unit",))
 def chip_unit(hand: Hand, c: ActionContext) -> Found:
     """Bets and raises are multiples of the smallest chip in play."""
     unit = c.table.house_rules.chip_unit

@@ -22,7 +22,13 @@ def _hole_order(hand: Hand) -> list[int]:
     return [int(p.to[5:]) for p in hand.record.placements if p.to.startswith("seat:")]
 
 
-@rule("R-MISDEAL-5", hook="before", events=(Action,), severity=Severity.CRITICAL)
+@rule(
+    "R-MISDEAL-5",
+    hook="before",
+    events=(Action,),
+    first_action_only=True,
+    severity=Severity.CRITICAL,
+)
 def first_card_wrong_seat(hand: Hand, event: Event) -> Found:
     """The first card of the deal went to another seat than the first left of the button."""
     if not _first_action(hand, event):
@@ -42,7 +48,7 @@ def first_card_wrong_seat(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-DEAL-1", hook="before", events=(Action,))
+@rule("R-DEAL-1", hook="before", events=(Action,), first_action_only=True)
 def deal_order(hand: Hand, event: Event) -> Found:
     """Hole cards one at a time, clockwise from the first seat left of the button."""
     if not _first_action(hand, event):
@@ -84,7 +90,13 @@ def _listed(counts: dict[int, int]) -> str:
     return ", ".join(f"seat {seat} has {n}" for seat, n in counts.items())
 
 
-@rule("R-MISDEAL-3", hook="before", events=(Action,), severity=Severity.CRITICAL)
+@rule(
+    "R-MISDEAL-3",
+    hook="before",
+    events=(Action,),
+    first_action_only=True,
+    severity=Severity.CRITICAL,
+)
 def wrong_number_dealt(hand: Hand, event: Event) -> Found:
     """A seat was dealt too few hole cards (but some) when the betting starts: misdeal."""
     checked = _deal_check(hand, event)
@@ -104,7 +116,13 @@ def wrong_number_dealt(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-MISDEAL-8", hook="before", events=(Action,), severity=Severity.CRITICAL)
+@rule(
+    "R-MISDEAL-8",
+    hook="before",
+    events=(Action,),
+    first_action_only=True,
+    severity=Severity.CRITICAL,
+)
 def seat_not_dealt_in(hand: Hand, event: Event) -> Found:
     """A seat in the hand (it posted or has chips) got no cards: misdeal."""
     checked = _deal_check(hand, event)
@@ -134,7 +152,7 @@ def _extra_cards(hand: Hand, event: Event) -> tuple[int, dict[int, int]] | None:
     return sum(over.values()), over
 
 
-@rule("R-COUNT-1", hook="before", events=(Action,))
+@rule("R-COUNT-1", hook="before", events=(Action,), first_action_only=True)
 def one_extra_card(hand: Hand, event: Event) -> Found:
     """One extra card dealt before the first betting round: it goes back and becomes the burn."""
     extra = _extra_cards(hand, event)
@@ -150,7 +168,13 @@ def one_extra_card(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-MISDEAL-2", hook="before", events=(Action,), severity=Severity.CRITICAL)
+@rule(
+    "R-MISDEAL-2",
+    hook="before",
+    events=(Action,),
+    first_action_only=True,
+    severity=Severity.CRITICAL,
+)
 def extra_cards(hand: Hand, event: Event) -> Found:
     """Two or more extra cards dealt into the starting hands: misdeal."""
     extra = _extra_cards(hand, event)
@@ -181,7 +205,7 @@ def dealt_to_empty_seat(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-COUNT-4", hook="before", events=(Action,))
+@rule("R-COUNT-4", hook="before", events=(Action,), first_action_only=True)
 def omaha_four_cards(hand: Hand, event: Event) -> Found:
     """Omaha: every seat gets four hole cards (four reads per seat)."""
     if hand.table.game.hole_card_count != 4:

@@ -80,7 +80,13 @@ def hand_boundary(hand: Hand, s: Settlement) -> Found:
     )
 
 
-@rule("R-MISDEAL-6", hook="before", events=(Action,), severity=Severity.CRITICAL)
+@rule(
+    "R-MISDEAL-6",
+    hook="before",
+    events=(Action,),
+    first_action_only=True,
+    severity=Severity.CRITICAL,
+)
 def button_position(hand: Hand, event: Event) -> Found:
     """The button did not move one seat on from the last hand: misdeal, correct the button."""
     previous = hand.previous

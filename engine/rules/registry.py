@@ -62,9 +62,15 @@ class Rule:
     ``off_table``, ``shoe``; empty: all)."""
     face_up_only: bool
     """For ``card`` events: only cards seen face up."""
+    raises_only: bool
+    """For ``action`` rules: only actions that bet or raise."""
+    first_action_only: bool
+    """For rules on ``action`` events: only the hand's first action (the deal is complete)."""
 
-    def wants(self, kind: type[Event], zone: str | None, face_up: bool) -> bool:
+    def wants(self, kind: type[Event], zone: str | None, face_up: bool, first: bool) -> bool:
         if self.events and kind not in self.events:
+            return False
+        if self.first_action_only and not first:
             return False
         if zone is None:
             return True
@@ -91,6 +97,8 @@ def rule(
     events: tuple[type[Event], ...] = (),
     zones: tuple[str, ...] = (),
     face_up_only: bool = False,
+    raises_only: bool = False,
+    first_action_only: bool = False,
 ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
     """Register the decorated function as the check of catalogue rule ``rule_id``."""
     if rule_id not in CATALOGUE:
@@ -110,6 +118,8 @@ def rule(
             events=events,
             zones=zones,
             face_up_only=face_up_only,
+            raises_only=raises_only,
+            first_action_only=first_action_only,
         )
         return check
 
@@ -124,42 +134,47 @@ class RuleSet:
         self.by_hook: dict[str, list[Rule]] = {hook: [] for hook in HOOKS}
         for item in chosen:
             self.by_hook[item.hook].append(item)
-        self._by_key: dict[tuple[str, type[Event], str | None, bool], list[Rule]] = {}
+        self._any_action = self.by_hook["action"]
+        self._non_raise = [r for r in self._any_action if not r.raises_only]
+        self._by_key: dict[tuple[str, type[Event], str | None, bool, bool], list[Rule]] = {}
 
     def __len__(self) -> int:
         """How many rules run (an empty set is false: the hand skips its hooks)."""
         return sum(len(rules) for rules in self.by_hook.values())
 
-    def _rules(self, hook: str, event: Event) -> list[Rule]:
-        """The ``hook`` rules that look at ``event`` (cached by event type, zone and face)."""
+    def _rules(self, hook: str, event: Event, hand: Hand) -> list[Rule]:
+        """The ``hook`` rules that look at ``event`` (cached by event type, zone and face, and for
+        actions whether it is the hand's first)."""
         kind = type(event)
         zone: str | None = None
         face_up = False
+        first = kind is Action and not hand.record.actions
         if kind is CardSeen:
             to = event.to  # type: ignore[attr-defined]
             zone = "seat" if to.startswith("seat:") else to
             face_up = event.face is Face.UP  # type: ignore[attr-defined]
-        key = (hook, kind, zone, face_up)
+        key = (hook, kind, zone, face_up, first)
         found = self._by_key.get(key)
         if found is None:
-            found = [r for r in self.by_hook[hook] if r.wants(kind, zone, face_up)]
+            found = [r for r in self.by_hook[hook] if r.wants(kind, zone, face_up, first)]
             self._by_key[key] = found
         return found
 
     def before(self, hand: Hand, event: Event) -> None:
         if type(event) is Action:
             context = hand.action_context(event)
-            for item in self.by_hook["action"]:
+            rules = self._any_action if context.raises else self._non_raise
+            for item in rules:
                 found = item.check(hand, context)
                 if found:
                     self._emit(hand, item, found, event.seq)
-        for item in self._rules("before", event):
+        for item in self._rules("before", event, hand):
             found = item.check(hand, event)
             if found:
                 self._emit(hand, item, found, event.seq)
 
     def after(self, hand: Hand, event: Event) -> None:
-        for item in self._rules("after", event):
+        for item in self._rules("after", event, hand):
             found = item.check(hand, event)
             if found:
                 self._emit(hand, item, found, event.seq)
