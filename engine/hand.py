@@ -132,6 +132,17 @@ class Placement:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PreviousHand:
+    """What a hand needs to know of the one dealt before it at the same table."""
+
+    button: int
+    seats: tuple[int, ...]
+    rules_raised: frozenset[str]
+    awarded: bool
+    """Chips were pushed: the hand was played out (not a misdeal)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandReport:
     table: str
     hand: str
@@ -235,7 +246,7 @@ class Hand:
         self.observed_rake: int | None = None
         self.alerts: list[Alert] = []
         self.last_seq = start.seq
-        self.previous: tuple[int, tuple[int, ...]] | None = None
+        self.previous: PreviousHand | None = None
         """The last hand at this table: its button and its seats (set by the session)."""
         self.superseded_by: HandStart | None = None
         """The next hand's start, when it came before this hand's ``hand_end``."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from engine.alerts import Alert
 from engine.errors import EventError, InputError
 from engine.events import Event, HandEnd, HandStart, TableConfig, TrayCount
-from engine.hand import Hand, HandReport, RuleHooks
+from engine.hand import Hand, HandReport, PreviousHand, RuleHooks
 from engine.rules.registry import RuleSet
 
 
@@ -27,7 +27,7 @@ class TableSession:
         self.hand: Hand | None = None
         self.last_seq = 0
         self.last_tray: TrayCount | None = None
-        self.last_button: tuple[int, tuple[int, ...]] | None = None
+        self.last_button: PreviousHand | None = None
 
     def feed(self, event: Event) -> HandReport | None:
         self.last_seq = event.seq
@@ -74,8 +74,13 @@ class TableSession:
 
     def _close(self, *, complete: bool, seq: int) -> HandReport:
         assert self.hand is not None
-        self.last_button = (self.hand.button, self.hand.seats)
         report = self.hand.finish(complete=complete, seq=seq)
+        self.last_button = PreviousHand(
+            button=self.hand.button,
+            seats=self.hand.seats,
+            rules_raised=frozenset(alert.rule for alert in report.alerts),
+            awarded=bool(self.hand.record.awards),
+        )
         self.hand = None
         return report
 

@@ -160,3 +160,19 @@ def showing_with_action_pending(hand: Hand, event: Event) -> Found:
             cards=event.cards,
         ),
     )
+
+
+@rule("R-TABLE-1", hook="after", events=(CardSeen,), zones=("off_table",))
+def card_out_of_view(hand: Hand, event: Event) -> Found:
+    """Once the deal is over, a player's card leaves the table (hidden, lifted off, dropped)."""
+    assert isinstance(event, CardSeen)
+    exposures = _exposures(hand)
+    if exposures and exposures[-1].seq == event.seq:
+        return NONE  # dealt off the table: R-EXPOSE-1
+    return (
+        Finding(
+            message=f"a card{f' ({event.card})' if event.card else ''} went off the table: cards "
+            "stay on the table, in view",
+            cards=(event.card,) if event.card else (),
+        ),
+    )

@@ -9,7 +9,7 @@ from engine.events import Action, Ante, Blind, Event
 from engine.rules.registry import NONE, Finding, Found, rule
 
 if TYPE_CHECKING:
-    from engine.hand import Hand
+    from engine.hand import Hand, PreviousHand
     from engine.settlement import Settlement
 
 
@@ -80,6 +80,26 @@ def hand_boundary(hand: Hand, s: Settlement) -> Found:
     )
 
 
+MISDEAL_RULES = frozenset(
+    {
+        "R-MISDEAL-2",
+        "R-MISDEAL-3",
+        "R-MISDEAL-5",
+        "R-MISDEAL-6",
+        "R-MISDEAL-7",
+        "R-MISDEAL-8",
+        "R-EXPOSE-3",
+        "R-EXPOSE-5",
+        "R-BOX-2",
+    }
+)
+
+
+def _redeal(previous: PreviousHand) -> bool:
+    """The last hand was called a misdeal and not played out: this one is its redeal."""
+    return bool(previous.rules_raised & MISDEAL_RULES) and not previous.awarded
+
+
 @rule(
     "R-MISDEAL-6",
     hook="before",
@@ -90,11 +110,11 @@ def hand_boundary(hand: Hand, s: Settlement) -> Found:
 def button_position(hand: Hand, event: Event) -> Found:
     """The button did not move one seat on from the last hand: misdeal, correct the button."""
     previous = hand.previous
-    if previous is None or hand.record.actions:
+    if previous is None or _redeal(previous):
         return NONE
-    last_button, last_seats = previous
+    last_button = previous.button
     size = hand.table.seats
-    after_last = sorted(last_seats, key=lambda s: (s - last_button - 1) % size)
+    after_last = sorted(previous.seats, key=lambda s: (s - last_button - 1) % size)
     last_small_blind = after_last[0] if len(after_last) > 2 else last_button
     # Moving button: the next seat dealt in; dead button: the seat of the last small blind.
     allowed = {
@@ -109,5 +129,43 @@ def button_position(hand: Hand, event: Event) -> Found:
             message=f"the button is on seat {hand.button}; after seat {last_button} last hand it "
             f"belongs on seat {min(allowed, key=lambda s: (s - last_button) % size)}: misdeal",
             seats=(hand.button,),
+        ),
+    )
+
+
+@rule("R-MISDEAL-10", hook="before", events=(Action,), first_action_only=True)
+def redeal_repeats(hand: Hand, event: Event) -> Found:
+    """The redeal after a misdeal is an exact repeat: the button does not move."""
+    previous = hand.previous
+    if previous is None or not _redeal(previous) or hand.button == previous.button:
+        return NONE
+    return (
+        Finding(
+            message=f"redeal after a misdeal with the button moved from seat {previous.button} "
+            f"to seat {hand.button}: the redeal is an exact repeat",
+            seats=(hand.button,),
+        ),
+    )
+
+
+@rule("R-BLIND-5", hook="before", events=(Action,), first_action_only=True)
+def new_player_position(hand: Hand, event: Event) -> Found:
+    """A new player is not dealt in on the small blind or the button: he waits."""
+    previous = hand.previous
+    if previous is None or _redeal(previous) or len(hand.seats) < 3:
+        return NONE
+    small_blind = hand.clockwise_from(hand.button)[0]
+    newcomers = [
+        seat
+        for seat in (small_blind, hand.button)
+        if seat in hand.hole and seat not in previous.seats
+    ]
+    if not newcomers:
+        return NONE
+    return (
+        Finding(
+            message=f"seat {', '.join(map(str, newcomers))} joined this hand on the small blind "
+            "or the button: a new player waits for the button to pass",
+            seats=tuple(newcomers),
         ),
     )

@@ -11,6 +11,7 @@ from engine.rules.registry import NONE, Finding, Found, rule
 
 if TYPE_CHECKING:
     from engine.hand import Hand
+    from engine.settlement import Settlement
 
 
 def _all_in_showdown(hand: Hand) -> bool:
@@ -87,5 +88,35 @@ def showing_order(hand: Hand, event: Event) -> Found:
         Finding(
             message=f"seat {event.seat} showed first; seat {first} was due to show first",
             seats=(event.seat, first),
+        ),
+    )
+
+
+@rule("R-ALLIN-4", hook="end", switches=("tournament",))
+def all_in_hand_shown_before_side_pot(hand: Hand, s: Settlement) -> Found:
+    """Tournaments: the all-in player's cards are turned up before the side pot is awarded."""
+    if not hand.table.house_rules.tournament or len(s.pots) < 2:
+        return NONE
+    side_names = {pot.name for pot in s.pots[1:]}
+    first_side = next((a.seq for a in hand.record.awards if a.pot in side_names), None)
+    if first_side is None:
+        return NONE
+    in_side = {seat for pot in s.pots[1:] for seat in pot.eligible}
+    shown_at = {show.seat: show.seq for show in hand.record.shows}
+    hidden = [
+        seat
+        for seat in s.pots[0].eligible
+        if seat not in in_side
+        and seat not in hand.mucked
+        and shown_at.get(seat, first_side + 1) > first_side
+    ]
+    if not hidden:
+        return NONE
+    return (
+        Finding(
+            message=f"the side pot was pushed while all-in seat {', '.join(map(str, hidden))} "
+            "still had its cards face down",
+            seats=tuple(hidden),
+            evidence=(first_side,),
         ),
     )

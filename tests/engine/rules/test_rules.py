@@ -143,6 +143,74 @@ CASES: dict[str, Case] = {
             )
         },
     ),
+    "R-MISDEAL-10": (
+        {
+            "deal": deal_with({0: (1, "2h", "up")}),
+            **NO_MORE,
+            "end": lambda log: (
+                log.end("h1")
+                .hand("h2", 1, STACKS)
+                .blinds((2, 50), (3, 100))
+                .act(1, "fold")
+                .end("h2")
+            ),
+        },
+        {
+            "deal": deal_with({0: (1, "2h", "up")}),
+            **NO_MORE,
+            "end": lambda log: (
+                log.end("h1")
+                .hand("h2", 3, STACKS)
+                .blinds((1, 50), (2, 100))
+                .act(3, "fold")
+                .end("h2")
+            ),
+        },
+    ),
+    "R-BLIND-5": (
+        {
+            "end": lambda log: (
+                log.end("h1")
+                .hand("h2", 4, {**STACKS, 4: 1000})
+                .blinds((1, 50), (2, 100))
+                .deal({1: "2h3d", 2: "7c8c", 3: "AsAd", 4: "KdKc"})
+                .act(3, "fold")
+                .end("h2")
+            )
+        },
+        {
+            "end": lambda log: (
+                log.end("h1")
+                .hand("h2", 1, {**STACKS, 5: 1000})
+                .blinds((2, 50), (3, 100))
+                .deal({2: "7c8c", 3: "AsAd", 5: "KdKc", 1: "2h3d"})
+                .act(5, "fold")
+                .end("h2")
+            )
+        },
+    ),
+    "R-TABLE-1": (
+        {
+            "turn_bets": lambda log: (
+                log.add("card", to="off_table", face="down").act(2, "check").act(3, "check")
+            )
+        },
+        {},
+    ),
+    "R-ALLIN-4": (
+        {
+            "table": {"house_rules": {"tournament": True}},
+            "stacks": {1: 1000, 2: 400, 3: 1000},
+            **_side_pot_hand(main_first=False),
+            "showdown": lambda log: log.show(1, "2h3d").show(3, "AsAd").add("muck", seat=1),
+            "end": lambda log: log.show(2, "KdKh").end("h1"),
+        },
+        {
+            "table": {"house_rules": {"tournament": True}},
+            "stacks": {1: 1000, 2: 400, 3: 1000},
+            **_side_pot_hand(main_first=False),
+        },
+    ),
     "R-BET-17": (
         {"preflop": lambda log: log.act(1, "fold").act(3, "raise", 300).act(2, "call", 300)},
         {},
