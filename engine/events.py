@@ -68,6 +68,11 @@ class HouseRules:
     hands face up once an all-in is called (#2), no showing cards with action pending (#18)."""
     misdeal_cutoff: MisdealCutoff = MisdealCutoff.RROP
     """When a misdeal can no longer be called (catalogue 2.19 #5)."""
+    face_up_deal_is_boxed: bool = False
+    """Seed 002's variant (R-BOX-3): a card dealt face up is a scrap of paper, replaced by the
+    next card, instead of an exposed card."""
+    pl_small_blind_as_big: bool = False
+    """Pot limit: count the small blind as a big blind until the big blind acts (R-BET-8)."""
     chip_unit: int = 1
     """The smallest chip in play: bets and raises are multiples of it (R-BET-21)."""
     rake_to_tray: bool = False

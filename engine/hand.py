@@ -109,9 +109,14 @@ class ActionContext(NamedTuple):
 
     @property
     def pot_limit_to(self) -> int:
-        """Pot limit: the pot after the seat's call, on top of the call (R-BET-7)."""
+        """Pot limit: the pot after the seat's call, on top of the call (R-BET-7); where the
+        house counts the small blind as a big blind, pre-flop before the big blind acts, the pot
+        holds one more small blind's worth (R-BET-8)."""
         call = self.current_bet - self.my_bet
-        return self.current_bet + self.pot_total + call
+        pot = self.pot_total
+        if self.table.house_rules.pl_small_blind_as_big and self.street is Street.PREFLOP:
+            pot += self.table.bb - self.table.sb
+        return self.current_bet + pot + call
 
 
 @dataclass(slots=True)

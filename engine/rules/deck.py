@@ -231,3 +231,29 @@ def cards_thrown_into_a_hand(hand: Hand, event: Event) -> Found:
             cards=(event.card,) if event.card else (),
         ),
     )
+
+
+@rule(
+    "R-BOX-3",
+    hook="after",
+    events=(CardSeen,),
+    zones=("seat",),
+    face_up_only=True,
+    switches=("face_up_deal_is_boxed",),
+)
+def face_up_deal_is_scrap(hand: Hand, event: Event) -> Found:
+    """Seed 002: a card dealt face up is a scrap of paper; the player gets the next card."""
+    assert isinstance(event, CardSeen)
+    if not hand.table.house_rules.face_up_deal_is_boxed:
+        return NONE
+    exposed = hand.record.exposed
+    if not exposed or exposed[-1].seq != event.seq:
+        return NONE
+    return (
+        Finding(
+            message=f"{exposed[-1].card} dealt face up to seat {event.to_seat}: a scrap of paper"
+            " (house rule), deal the seat the next card",
+            seats=(event.to_seat,) if event.to_seat is not None else (),
+            cards=(exposed[-1].card,) if exposed[-1].card else (),
+        ),
+    )

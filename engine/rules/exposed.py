@@ -14,6 +14,9 @@ if TYPE_CHECKING:
 
 
 def _exposures(hand: Hand) -> list[Placement]:
+    """Exposed hole cards (none where the house treats a face-up deal as a boxed card)."""
+    if hand.table.house_rules.face_up_deal_is_boxed:
+        return [p for p in hand.record.exposed if not p.to.startswith("seat:")]
     return hand.record.exposed
 
 

@@ -156,6 +156,14 @@ def test_pot_limit_maximum(raise_to: int, expected: list[str]) -> None:
     assert rules(log.report()) == expected
 
 
+def test_pot_limit_small_blind_counted_as_a_big_blind() -> None:
+    """R-BET-8: blinds 50/100 open for up to 400 where the house counts the small blind as big."""
+    log = three_handed(game="PLHE", house_rules={"pl_small_blind_as_big": True})
+    assert rules(log.act(3, "raise", 400).report()) == []
+    log = three_handed(game="PLHE", house_rules={"pl_small_blind_as_big": True})
+    assert rules(log.act(3, "raise", 401).report()) == ["R-BET-7"]
+
+
 def test_pot_limit_maximum_counts_the_call_first() -> None:
     # R-BET-7: pot 100 after the flop, bet 50 -> the next player may make it 250.
     log = Log(game="PLHE", sb=25, bb=50).hand("h1", 2, {1: 2000, 2: 2000})

@@ -211,6 +211,14 @@ CASES: dict[str, Case] = {
             **_side_pot_hand(main_first=False),
         },
     ),
+    "R-BOX-3": (
+        {
+            "table": {"house_rules": {"face_up_deal_is_boxed": True}},
+            "deal": deal_with({3: (1, "3d", "up")}),
+            **NO_MORE,
+        },
+        {"deal": deal_with({3: (1, "3d", "up")}), **NO_MORE},
+    ),
     "R-BET-17": (
         {"preflop": lambda log: log.act(1, "fold").act(3, "raise", 300).act(2, "call", 300)},
         {},
