@@ -30,6 +30,16 @@ def test_every_real_hand_with_finishing_stacks_is_reproduced() -> None:
     assert (summary.hands, summary.checked, summary.reproduced) == (201, 200, 200)
 
 
+def test_the_real_hands_raise_no_alert_with_every_rule_on() -> None:
+    """They are clean hands: any alert is a false alert."""
+    alerts = [
+        f"{o.path}: {a.rule} {a.message}"
+        for o in replay_files(REAL_FILES).outcomes
+        for a in o.alerts
+    ]
+    assert alerts == []
+
+
 def test_a_tampered_finishing_stack_is_caught(tmp_path: Path) -> None:
     source = PHH_DIR / "data" / "pluribus" / "83" / "22.phh"
     text = source.read_text().replace("10375]", "10376]")
