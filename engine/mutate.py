@@ -31,7 +31,7 @@ from engine.events import (
 )
 from engine.hand import HandReport
 from engine.rules.registry import RuleSet
-from engine.session import TableSession
+from engine.session import play_hand
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,13 +53,7 @@ class Expected:
 
 
 def play(events: Sequence[Event]) -> HandReport:
-    session = TableSession(RuleSet())
-    report = None
-    for event in events:
-        report = session.feed(event) or report
-    report = session.close() or report
-    assert report is not None
-    return report
+    return play_hand(events, RuleSet())
 
 
 def _renumber(events: Sequence[Event]) -> list[Event]:

@@ -10,7 +10,7 @@ from engine.alerts import Alert
 from engine.errors import EventError
 from engine.hand import HandReport, RuleHooks
 from engine.phh import PhhError, PhhHand, load, to_events
-from engine.session import TableSession
+from engine.session import play_hand
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -58,13 +58,7 @@ class ReplaySummary:
 
 def run_hand(hand: PhhHand, rules: RuleHooks | None = None) -> HandReport:
     """Play the hand through a table session (all rules unless ``rules`` says otherwise)."""
-    session = TableSession(rules)
-    report = None
-    for event in hand.events:
-        report = session.feed(event) or report
-    report = session.close() or report
-    assert report is not None
-    return report
+    return play_hand(hand.events, rules)
 
 
 def first_difference(hand: PhhHand, report: HandReport) -> str:

@@ -85,6 +85,18 @@ class TableSession:
         return report
 
 
+def play_hand(events: Iterable[Event], rules: RuleHooks | None = None) -> HandReport:
+    """The report of the one hand ``events`` hold (all rules unless ``rules`` says otherwise)."""
+    session = TableSession(rules)
+    report = None
+    for event in events:
+        report = session.feed(event) or report
+    report = session.close() or report
+    if report is None:
+        raise EventError("type", "no hand in these events")
+    return report
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CheckResult:
     hands: tuple[HandReport, ...]

@@ -49,11 +49,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_BAD_INPUT if result.errors else EXIT_OK
 
 
-def cmd_phh_replay(args: argparse.Namespace) -> int:
-    paths = [Path(p) for p in args.paths]
+def _existing(names: Sequence[str]) -> list[Path] | None:
+    """The paths named, or None (after saying which are missing) when any is missing."""
+    paths = [Path(name) for name in names]
     missing = [p for p in paths if not p.exists()]
     if missing:
         print(f"error: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr)
+        return None
+    return paths
+
+
+def cmd_phh_replay(args: argparse.Namespace) -> int:
+    paths = _existing(args.paths)
+    if paths is None:
         return EXIT_USAGE
     summary = replay_files(phh.iter_phh_files(paths))
     for outcome in summary.outcomes:
@@ -110,10 +118,8 @@ def cmd_phh_mutate(args: argparse.Namespace) -> int:
 
     from engine import mutate
 
-    paths = [Path(p) for p in args.paths]
-    missing = [p for p in paths if not p.exists()]
-    if missing:
-        print(f"error: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr)
+    paths = _existing(args.paths)
+    if paths is None:
         return EXIT_USAGE
     rng = random.Random(args.seed)
     out = Path(args.out)
