@@ -350,13 +350,6 @@ class Hand:
         self._open_round()
         my_bet = self.street_bets[seat]
         stack = self.stacks[seat]
-        to = event.to
-        if event.action in (ActionKind.FOLD, ActionKind.CHECK):
-            to = my_bet
-        elif event.action is ActionKind.ALLIN and to is None:
-            to = my_bet + stack
-        elif to is None:
-            to = min(self.current_bet, my_bet + stack)
         self._context = ActionContext(
             event=event,
             table=self.table,
@@ -374,9 +367,21 @@ class Hand:
             live_count=len(self.seats) - len(self.folded),
             pot_total=sum(self.committed.values()) + self.dead_main,
             acted_at=self.acted_at[seat],
-            to=to,
+            to=self._target(event),
         )
         return self._context
+
+    def _target(self, event: Action) -> int:
+        """The seat's total bet on the street that ``event`` asks for."""
+        my_bet = self.street_bets[event.seat]
+        if event.action is ActionKind.FOLD or event.action is ActionKind.CHECK:
+            return my_bet
+        if event.to is not None:
+            return event.to
+        all_in_to = my_bet + self.stacks[event.seat]
+        if event.action is ActionKind.ALLIN:
+            return all_in_to
+        return min(self.current_bet, all_in_to)
 
     # --- chips -----------------------------------------------------------------------------
 
@@ -473,24 +478,26 @@ class Hand:
         if seat in self.folded or seat in self.all_in:
             return
         self.record.actions.append(event)
-        context = self.action_context(event)
+        self._open_round()
         skipped = self.to_act if (self.round_open and self.to_act != seat) else None
         if event.action is ActionKind.FOLD:
             self.folded.add(seat)
         elif event.action is not ActionKind.CHECK:
-            to = min(context.to, context.all_in_to)
+            my_bet = self.street_bets[seat]
+            to = min(self._target(event), my_bet + self.stacks[seat])
             if to > self.current_bet:
-                self._raise(seat, to, context)
-            elif to > context.my_bet:
-                self.street_bets[seat] += self._commit(seat, to - context.my_bet)
+                self._raise(seat, to)
+            elif to > my_bet:
+                self.street_bets[seat] += self._commit(seat, to - my_bet)
         self.acted_at[seat] = self.current_bet
         if self.round_open:
             self._close_round_if_done(seat, event.seq, skipped=skipped)
 
-    def _raise(self, seat: int, to: int, context: ActionContext) -> None:
+    def _raise(self, seat: int, to: int) -> None:
         increment = to - self.current_bet
         if self.table.game.is_fixed_limit:
-            full = 2 * increment >= context.bet_size  # half a bet or more counts (R-BET-6)
+            bet_size = self.table.bb if self.street <= Street.FLOP else 2 * self.table.bb
+            full = 2 * increment >= bet_size  # half a bet or more counts (R-BET-6)
         else:
             full = increment >= self.min_raise
         if full:
