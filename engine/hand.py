@@ -257,6 +257,7 @@ class Hand:
         """The next hand's start, when it came before this hand's ``hand_end``."""
         self.memo: dict[str, object] = {}
         self._context: ActionContext | None = None
+        self._hole_cards_dealt = False
         """Results the rules share within this hand."""
         self._handlers: dict[type[Event], Callable[[Event], None]] = {
             Ante: self._on_ante,  # type: ignore[dict-item]
@@ -338,8 +339,12 @@ class Hand:
         return [p for p in self.record.placements if p.to == f"seat:{seat}"]
 
     def hole_cards_dealt(self) -> bool:
+        """Every seat has its hole cards (once true, it stays true for the hand)."""
+        if self._hole_cards_dealt:
+            return True
         needed = self.table.game.hole_card_count
-        return all(len(self.hole[seat]) >= needed for seat in self.seats)
+        self._hole_cards_dealt = all(len(self.hole[seat]) >= needed for seat in self.seats)
+        return self._hole_cards_dealt
 
     def action_context(self, event: Action) -> ActionContext:
         """The situation ``event`` meets (computed once per event, before it is applied)."""

@@ -36,7 +36,7 @@ def forced_amounts(hand: Hand, event: Event) -> Found:
     return NONE
 
 
-@rule("R-BLIND-1", hook="before", events=(Blind, Action))
+@rule("R-BLIND-1", hook="before", events=(Blind, Action), first_action_only=True)
 def blind_positions(hand: Hand, event: Event) -> Found:
     """A blind posted after the betting began, or betting begun without the big blind due."""
     if isinstance(event, Blind):

@@ -70,7 +70,7 @@ class Rule:
     def wants(self, kind: type[Event], zone: str | None, face_up: bool, first: bool) -> bool:
         if self.events and kind not in self.events:
             return False
-        if self.first_action_only and not first:
+        if self.first_action_only and kind is Action and not first:
             return False
         if zone is None:
             return True
