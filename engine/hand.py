@@ -56,8 +56,10 @@ class RuleHooks(Protocol):
     """What the rules engine sees of a hand (``engine.rules.RuleSet``)."""
 
     def __len__(self) -> int: ...
-    def before(self, hand: Hand, event: Event) -> None: ...
-    def after(self, hand: Hand, event: Event) -> None: ...
+    def apply(self, hand: Hand, event: Event, handler: Callable[[Event], None]) -> None:
+        """Run the rules that look before ``event``, ``handler(event)``, then those after."""
+        ...
+
     def end(self, hand: Hand, settlement: Settlement) -> None: ...
 
 
@@ -281,11 +283,10 @@ class Hand:
         if type(event) in _SEATED:
             self._require_seat(event.seat)  # type: ignore[attr-defined]
         self.last_seq = event.seq
-        if self.rules is not None:
-            self.rules.before(self, event)
-        handler(event)
-        if self.rules is not None:
-            self.rules.after(self, event)
+        if self.rules is None:
+            handler(event)
+        else:
+            self.rules.apply(self, event, handler)
 
     def next_actor(self) -> int | None:
         """The seat whose turn it is, or None while no betting round is open."""

@@ -136,48 +136,55 @@ class RuleSet:
             self.by_hook[item.hook].append(item)
         self._any_action = self.by_hook["action"]
         self._non_raise = [r for r in self._any_action if not r.raises_only]
-        self._by_key: dict[tuple[str, type[Event], str | None, bool, bool], list[Rule]] = {}
+        self._plans: dict[tuple[object, ...], tuple[list[Rule], list[Rule]]] = {}
 
     def __len__(self) -> int:
         """How many rules run (an empty set is false: the hand skips its hooks)."""
         return sum(len(rules) for rules in self.by_hook.values())
 
-    def _rules(self, hook: str, event: Event, hand: Hand) -> list[Rule]:
-        """The ``hook`` rules that look at ``event`` (cached by event type, zone and face, and for
-        actions whether it is the hand's first)."""
+    def _plan(self, event: Event, hand: Hand) -> tuple[list[Rule], list[Rule]]:
+        """The rules that look before and after ``event`` (cached by event type, zone and face,
+        and for actions whether it is the hand's first)."""
         kind = type(event)
-        zone: str | None = None
-        face_up = False
-        first = kind is Action and not hand.record.actions
         if kind is CardSeen:
-            to = event.to  # type: ignore[attr-defined]
-            zone = "seat" if to.startswith("seat:") else to
-            face_up = event.face is Face.UP  # type: ignore[attr-defined]
-        key = (hook, kind, zone, face_up, first)
-        found = self._by_key.get(key)
-        if found is None:
-            found = [r for r in self.by_hook[hook] if r.wants(kind, zone, face_up, first)]
-            self._by_key[key] = found
-        return found
+            key: tuple[object, ...] = (kind, event.to, event.face)  # type: ignore[attr-defined]
+        elif kind is Action:
+            key = (kind, not hand.record.actions)
+        else:
+            key = (kind,)
+        plan = self._plans.get(key)
+        if plan is None:
+            zone: str | None = None
+            face_up = False
+            if kind is CardSeen:
+                to = event.to  # type: ignore[attr-defined]
+                zone = "seat" if to.startswith("seat:") else to
+                face_up = event.face is Face.UP  # type: ignore[attr-defined]
+            first = kind is Action and not hand.record.actions
+            plan = self._plans[key] = (
+                [r for r in self.by_hook["before"] if r.wants(kind, zone, face_up, first)],
+                [r for r in self.by_hook["after"] if r.wants(kind, zone, face_up, first)],
+            )
+        return plan
 
-    def before(self, hand: Hand, event: Event) -> None:
+    def apply(self, hand: Hand, event: Event, handler: Callable[[Event], None]) -> None:
+        before, after = self._plan(event, hand)
+        seq = event.seq
         if type(event) is Action:
             context = hand.action_context(event)
-            rules = self._any_action if context.raises else self._non_raise
-            for item in rules:
+            for item in self._any_action if context.raises else self._non_raise:
                 found = item.check(hand, context)
                 if found:
-                    self._emit(hand, item, found, event.seq)
-        for item in self._rules("before", event, hand):
+                    self._emit(hand, item, found, seq)
+        for item in before:
             found = item.check(hand, event)
             if found:
-                self._emit(hand, item, found, event.seq)
-
-    def after(self, hand: Hand, event: Event) -> None:
-        for item in self._rules("after", event, hand):
+                self._emit(hand, item, found, seq)
+        handler(event)
+        for item in after:
             found = item.check(hand, event)
             if found:
-                self._emit(hand, item, found, event.seq)
+                self._emit(hand, item, found, seq)
 
     def end(self, hand: Hand, settlement: Settlement) -> None:
         for item in self.by_hook["end"]:
