@@ -14,6 +14,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
+import orjson
+
 from engine.cards import CardError, parse_card, parse_cards
 from engine.errors import EventError, InputError
 from engine.events import (
@@ -39,7 +41,7 @@ from engine.events import (
 )
 
 E = TypeVar("E", bound=StrEnum)
-_DECODER = json.JSONDecoder(parse_float=Decimal)
+_NO_EXTRA: Mapping[str, Any] = {}
 ZONES = ("board", "burn", "muck", "off_table", "shoe")
 
 
@@ -255,18 +257,16 @@ def parse_event(obj: object) -> Event:
     parser = _PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None or not isinstance(kind, str):
         raise EventError("type", f"unknown event type {kind!r} (known: {', '.join(_PARSERS)})")
-    base = {
-        "seq": _int(obj, "seq"),
-        "ts_ms": _int(obj, "ts_ms"),
-        "extra": {k: v for k, v in obj.items() if k not in _KNOWN_FIELDS[kind]},
-    }
+    known = _KNOWN_FIELDS[kind]
+    extra = _NO_EXTRA if obj.keys() <= known else {k: v for k, v in obj.items() if k not in known}
+    base = {"seq": _int(obj, "seq"), "ts_ms": _int(obj, "ts_ms"), "extra": extra}
     return parser(obj, base)
 
 
 def parse_line(text: str) -> Event:
     try:
-        obj = _DECODER.decode(text)
-    except json.JSONDecodeError as exc:
+        obj = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
         raise EventError(None, f"malformed JSON: {exc.msg} at column {exc.colno}") from None
     return parse_event(obj)
 
