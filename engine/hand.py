@@ -356,24 +356,25 @@ class Hand:
         self._open_round()
         my_bet = self.street_bets[seat]
         stack = self.stacks[seat]
+        # Positional, in field order: this runs for every action.
         self._context = ActionContext(
-            event=event,
-            table=self.table,
-            street=self.street,
-            round_open=self.round_open,
-            to_act=self.to_act,
-            flow_next=self.flow_next,
-            folded=seat in self.folded,
-            all_in=seat in self.all_in,
-            my_bet=my_bet,
-            stack=stack,
-            current_bet=self.current_bet,
-            min_raise=self.min_raise,
-            limit_bets=self.limit_bets,
-            live_count=len(self.seats) - len(self.folded),
-            pot_total=sum(self.committed.values()) + self.dead_main,
-            acted_at=self.acted_at[seat],
-            to=self._target(event),
+            event,
+            self.table,
+            self.street,
+            self.round_open,
+            self.to_act,
+            self.flow_next,
+            seat in self.folded,
+            seat in self.all_in,
+            my_bet,
+            stack,
+            self.current_bet,
+            self.min_raise,
+            self.limit_bets,
+            len(self.seats) - len(self.folded),
+            sum(self.committed.values()) + self.dead_main,
+            self.acted_at[seat],
+            self._target(event),
         )
         return self._context
 
