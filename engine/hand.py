@@ -447,9 +447,9 @@ class Hand:
 
     def _next_to_act(self, after: int, *, first: int | None = None) -> int | None:
         """The next seat that must act after ``after`` (``first``, if given, is asked first)."""
-        if len(self.live()) <= 1:
+        if len(self.seats) - len(self.folded) <= 1:
             return None
-        active_count = len(self.active())
+        active_count = len(self.seats) - len(self.folded | self.all_in)
         order = self.clockwise_from(after)
         if first is not None:
             order = [first, *(s for s in order if s != first)]

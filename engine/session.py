@@ -12,6 +12,9 @@ from engine.hand import Hand, HandReport, PreviousHand, RuleHooks
 from engine.rules.registry import RuleSet
 
 
+_SESSION_TYPES = frozenset({TableConfig, HandStart, HandEnd, TrayCount})
+
+
 class TableSession:
     """Feed events in log order; each finished hand comes back as a ``HandReport``.
 
@@ -31,6 +34,11 @@ class TableSession:
 
     def feed(self, event: Event) -> HandReport | None:
         self.last_seq = event.seq
+        kind = type(event)
+        hand = self.hand
+        if hand is not None and kind not in _SESSION_TYPES:
+            hand.apply(event)  # the common case, first
+            return None
         if isinstance(event, TableConfig):
             if self.config is None or self.config.table != event.table:
                 self.last_button = None  # another table: its last hand says nothing here
