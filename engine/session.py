@@ -11,7 +11,6 @@ from engine.events import Event, HandEnd, HandStart, TableConfig, TrayCount
 from engine.hand import Hand, HandReport, PreviousHand, RuleHooks
 from engine.rules.registry import RuleSet
 
-
 _SESSION_TYPES = frozenset({TableConfig, HandStart, HandEnd, TrayCount})
 
 

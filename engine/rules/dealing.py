@@ -190,7 +190,14 @@ def extra_cards(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-MISDEAL-7", hook="after", events=(CardSeen,), zones=("seat",), severity=Severity.CRITICAL)
+@rule(
+    "R-MISDEAL-7",
+    hook="after",
+    events=(CardSeen,),
+    zones=("seat",),
+    severity=Severity.CRITICAL,
+    phase="deal",
+)
 def dealt_to_empty_seat(hand: Hand, event: Event) -> Found:
     """A card dealt to a seat that is not in the hand, during the deal: misdeal."""
     assert isinstance(event, CardSeen)

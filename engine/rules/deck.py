@@ -113,7 +113,7 @@ def foreign_card(hand: Hand, event: Event) -> Found:
     return NONE
 
 
-@rule("R-DECK-2", hook="before", events=(CardSeen,), severity=Severity.CRITICAL)
+@rule("R-DECK-2", hook="before", events=(CardSeen,), severity=Severity.CRITICAL, back_only=True)
 def different_back(hand: Hand, event: Event) -> Found:
     """A card with another back than the deck in play."""
     assert isinstance(event, CardSeen)
@@ -213,7 +213,7 @@ def boxed_card_dealt(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-MUCK-5", hook="before", events=(CardSeen,), zones=("seat",))
+@rule("R-MUCK-5", hook="before", events=(CardSeen,), zones=("seat",), phase="play")
 def cards_thrown_into_a_hand(hand: Hand, event: Event) -> Found:
     """A card that reaches a seat's hand once the deal is over (not dealt by the shoe): the
     mixed cards are dead."""

@@ -33,6 +33,7 @@ def _hole_index(hand: Hand, placement: Placement) -> int:
     zones=("seat",),
     face_up_only=True,
     severity=Severity.CRITICAL,
+    phase="deal",
 )
 def first_cards_exposed(hand: Hand, event: Event) -> Found:
     """The first or second card of the deal exposed by the dealer: misdeal."""
@@ -60,6 +61,7 @@ def first_cards_exposed(hand: Hand, event: Event) -> Found:
     events=(CardSeen,),
     zones=("seat", "off_table"),
     severity=Severity.CRITICAL,
+    phase="deal",
 )
 def two_exposed(hand: Hand, event: Event) -> Found:
     """Two or more hole cards exposed by the dealer: misdeal."""

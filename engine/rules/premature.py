@@ -50,7 +50,7 @@ def premature_river(hand: Hand, event: Event) -> Found:
     return _premature(hand, event, 4)
 
 
-@rule("R-PREM-1", hook="before", events=(CardSeen,), zones=("board",))
+@rule("R-PREM-1", hook="before", events=(CardSeen,), zones=("board",), phase="deal")
 def board_during_the_deal(hand: Hand, event: Event) -> Found:
     """A board card dealt while the hole cards are still being dealt."""
     if not isinstance(event, CardSeen) or event.to != "board" or hand.hole_cards_dealt():

@@ -66,15 +66,28 @@ class Rule:
     """For ``action`` rules: only actions that bet or raise."""
     first_action_only: bool
     """For rules on ``action`` events: only the hand's first action (the deal is complete)."""
+    phase: str | None
+    """``deal`` (before the first action) or ``play`` (after it); None: both."""
+    back_only: bool
+    """For ``card`` events: only cards whose back vision saw."""
 
-    def wants(self, kind: type[Event], zone: str | None, face_up: bool, first: bool) -> bool:
+    def wants(
+        self, kind: type[Event], zone: str | None, face_up: bool, back: bool, dealing: bool
+    ) -> bool:
         if self.events and kind not in self.events:
             return False
+        first = kind is Action and dealing
         if self.first_action_only and kind is Action and not first:
+            return False
+        if self.phase is not None and (self.phase == "deal") != dealing:
             return False
         if zone is None:
             return True
-        return (not self.zones or zone in self.zones) and (face_up or not self.face_up_only)
+        return (
+            (not self.zones or zone in self.zones)
+            and (face_up or not self.face_up_only)
+            and (back or not self.back_only)
+        )
 
     @property
     def family(self) -> str:
@@ -99,6 +112,8 @@ def rule(
     face_up_only: bool = False,
     raises_only: bool = False,
     first_action_only: bool = False,
+    phase: str | None = None,
+    back_only: bool = False,
 ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
     """Register the decorated function as the check of catalogue rule ``rule_id``."""
     if rule_id not in CATALOGUE:
@@ -120,6 +135,8 @@ def rule(
             face_up_only=face_up_only,
             raises_only=raises_only,
             first_action_only=first_action_only,
+            phase=phase,
+            back_only=back_only,
         )
         return check
 
@@ -146,25 +163,31 @@ class RuleSet:
         """The rules that look before and after ``event`` (cached by event type, zone and face,
         and for actions whether it is the hand's first)."""
         kind = type(event)
+        dealing = not hand.record.actions
         if kind is CardSeen:
-            key: tuple[object, ...] = (kind, event.to, event.face)  # type: ignore[attr-defined]
-        elif kind is Action:
-            key = (kind, not hand.record.actions)
+            key: tuple[object, ...] = (
+                kind,
+                event.to,  # type: ignore[attr-defined]
+                event.face,  # type: ignore[attr-defined]
+                event.back is not None,  # type: ignore[attr-defined]
+                dealing,
+            )
         else:
-            key = (kind,)
+            key = (kind, dealing)
         plan = self._plans.get(key)
         if plan is None:
             zone: str | None = None
-            face_up = False
+            face_up = back = False
             if kind is CardSeen:
                 to = event.to  # type: ignore[attr-defined]
                 zone = "seat" if to.startswith("seat:") else to
                 face_up = event.face is Face.UP  # type: ignore[attr-defined]
-            first = kind is Action and not hand.record.actions
-            plan = self._plans[key] = (
-                [r for r in self.by_hook["before"] if r.wants(kind, zone, face_up, first)],
-                [r for r in self.by_hook["after"] if r.wants(kind, zone, face_up, first)],
+                back = event.back is not None  # type: ignore[attr-defined]
+            before, after = (
+                [r for r in self.by_hook[hook] if r.wants(kind, zone, face_up, back, dealing)]
+                for hook in ("before", "after")
             )
+            plan = self._plans[key] = (before, after)
         return plan
 
     def apply(self, hand: Hand, event: Event, handler: Callable[[Event], None]) -> None:
