@@ -133,7 +133,7 @@ def boxed_card(
 
 
 def mucked_winner(
-    events: list[Event], report: HandReport, rng: random.Random
+    events: list[Event], report: HandReport, _rng: random.Random
 ) -> tuple[list[Event], Expected] | None:
     """The dealer kills the tabled winning hand and pushes the pot to the next best hand."""
     s = report.settlement
@@ -147,7 +147,6 @@ def mucked_winner(
     killed = [*kept[:-1], Muck(seq=0, ts_ms=0, seat=winner), kept[-1]]
     # ``complete`` pushes the pot to the best hand left; the killed winner is the error.
     redone = complete(_renumber(killed))
-    del rng
     return redone, Expected(
         hand=report.hand,
         kind="mucked_winner",
@@ -178,7 +177,7 @@ def short_award(
 
 
 def rake_over_cap(
-    events: list[Event], report: HandReport, rng: random.Random
+    events: list[Event], report: HandReport, _rng: random.Random
 ) -> tuple[list[Event], Expected] | None:
     """The dealer takes more rake than the cap allows and pays the winner that much less."""
     s = report.settlement
@@ -200,7 +199,6 @@ def rake_over_cap(
     rake = events[rakes[0]]
     assert isinstance(rake, Rake)
     events[rakes[0]] = replace(rake, amount=rake.amount + extra)
-    del rng
     return events, Expected(
         hand=report.hand,
         kind="rake_over_cap",
