@@ -422,6 +422,8 @@ class Hand:
         self.blinds.append((event.seat, self.street_bets[event.seat]))
         # Blinds are live bets; the level's big blind is the bet to call even when it is short.
         self.current_bet = max(self.current_bet, self.street_bets[event.seat], self.table.bb)
+        # A straddle (a blind above the big blind) sets the new minimum raise (R-BLIND-7).
+        self.min_raise = max(self.min_raise, self.street_bets[event.seat])
         self.limit_bets = 1
 
     def _on_rake(self, event: Rake) -> None:

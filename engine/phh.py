@@ -148,8 +148,8 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
     seats = list(hh.seats) if hh.seats else list(range(1, count + 1))
     seat_count = max(hh.seat_count or 0, max(seats))
     blinds = _by_position([chips(v) for v in hh.blinds_or_straddles or []], count)
-    if any(blinds[2:]):
-        raise PhhError("straddles are not supported yet")
+    if count == 2 and any(blinds[2:]):
+        raise PhhError("heads-up straddles are not supported")
     antes = _by_position([chips(v) for v in hh.antes or []], count)
     sb, bb = (blinds[0], blinds[1]) if count > 2 else (blinds[1], blinds[0])
     if game is Game.FLHE and (chips(hh.small_bet) != bb or chips(hh.big_bet) != 2 * bb):
@@ -180,7 +180,7 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
     for i, ante in enumerate(antes):
         if ante:
             out.add(Ante, seat=seats[i], amount=min(ante, stacks[seats[i]]))
-    for i in [1, 0] if count == 2 else [0, 1]:
+    for i in [1, 0] if count == 2 else range(count):
         if blinds[i]:
             out.add(Blind, seat=seats[i], amount=min(blinds[i], hand.stacks[seats[i]]))
 

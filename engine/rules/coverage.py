@@ -59,7 +59,6 @@ _COMPUTED = {
 _PLANNED = {
     "R-SHOW-8": "a request to the players, not an obligation: nothing to alert",
     "R-SHOW-9": "running it twice needs several boards per hand (the event log v1 has one)",
-    "R-BLIND-7": "straddles are not played by the engine yet",
     "R-POT-7": "money carried over from a voided hand is not in the event log v1",
 }
 _STACKS = "chip stacks in front of each seat and colour-ups (not in the event log v1)"

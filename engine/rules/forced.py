@@ -19,6 +19,8 @@ def forced_amounts(hand: Hand, event: Event) -> Found:
     assert isinstance(event, Blind | Ante)
     table = hand.table
     expected: tuple[int, ...] = (table.sb, table.bb)
+    if hand.blinds and max(amount for _, amount in hand.blinds) >= table.bb:
+        expected = (table.sb, table.bb, 2 * table.bb)  # a straddle (R-BLIND-7)
     what = "blind"
     if isinstance(event, Ante):
         expected, what = (table.bb_ante or table.ante,), "ante"
@@ -167,5 +169,35 @@ def new_player_position(hand: Hand, event: Event) -> Found:
             message=f"seat {', '.join(map(str, newcomers))} joined this hand on the small blind "
             "or the button: a new player waits for the button to pass",
             seats=tuple(newcomers),
+        ),
+    )
+
+
+@rule("R-BLIND-7", hook="before", events=(Blind,), switches=("tournament",))
+def straddle(hand: Hand, event: Event) -> Found:
+    """A straddle is twice the big blind, posted by the seat just left of the big blind, in
+    no-limit and pot-limit cash games only."""
+    assert isinstance(event, Blind)
+    table = hand.table
+    if not hand.blinds or event.amount <= table.bb:
+        return NONE
+    big_blind = max(hand.blinds, key=lambda posted: posted[1])[0]
+    left_of_bb = hand.clockwise_from(big_blind)[0]
+    problems = []
+    if table.game.is_fixed_limit:
+        problems.append("no straddle in limit games")
+    if table.house_rules.tournament:
+        problems.append("no straddle in tournaments")
+    if event.seat != left_of_bb:
+        problems.append(f"only seat {left_of_bb}, just left of the big blind, may straddle")
+    if event.amount != 2 * table.bb and event.amount != hand.stacks[event.seat]:
+        problems.append(f"a straddle is {2 * table.bb}")
+    if not problems:
+        return NONE
+    return (
+        Finding(
+            message=f"seat {event.seat} straddled {event.amount}: {'; '.join(problems)}",
+            seats=(event.seat,),
+            amounts={"straddle": event.amount},
         ),
     )

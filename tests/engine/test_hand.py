@@ -276,3 +276,16 @@ def test_big_blind_ante_is_dead_money_in_the_main_pot() -> None:
     assert report.settlement.returned == {3: 200}
     assert report.settlement.awards == {3: 350}
     assert report.settlement.finishing_stacks == {1: 950, 2: 800, 3: 1250}
+
+
+def test_a_straddle_acts_last_preflop_and_sets_the_minimum_raise() -> None:
+    """R-BLIND-7: seat 4 straddles 200; seat 5 acts first; a raise must make it 400."""
+    stacks = {1: 1000, 2: 1000, 3: 1000, 4: 1000, 5: 1000}
+    log = Log().hand("h1", 5, stacks).blinds((1, 50), (2, 100), (3, 200))
+    log.deal({1: "2h3d", 2: "7c8c", 3: "9s9d", 4: "KdKc", 5: "AhAc"})
+    assert rules(log.act(4, "raise", 300).report()) == ["R-BET-2"]
+    log = Log().hand("h1", 5, stacks).blinds((1, 50), (2, 100), (3, 200))
+    log.deal({1: "2h3d", 2: "7c8c", 3: "9s9d", 4: "KdKc", 5: "AhAc"})
+    log.act(4, "raise", 400).act(5, "fold").act(1, "fold").act(2, "fold").act(3, "call", 400)
+    report = log.report()
+    assert report.alerts == ()

@@ -219,6 +219,14 @@ CASES: dict[str, Case] = {
         },
         {"deal": deal_with({3: (1, "3d", "up")}), **NO_MORE},
     ),
+    "R-BLIND-7": (
+        {"blinds": lambda log: log.blinds((1, 50), (2, 100), (1, 200)), **NO_MORE},
+        {
+            "blinds": lambda log: log.blinds((1, 50), (2, 100), (3, 200)),
+            "preflop": lambda log: log.act(1, "fold").act(2, "fold"),
+            **NO_MORE,
+        },
+    ),
     "R-BET-17": (
         {"preflop": lambda log: log.act(1, "fold").act(3, "raise", 300).act(2, "call", 300)},
         {},
