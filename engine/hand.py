@@ -616,9 +616,11 @@ class Hand:
         self.record.mucks.append(event)
         self.mucked.add(event.seat)
         if event.seat not in self.folded and self.round_open:
+            # A hand thrown away during the betting is a fold; the turn stays where it was.
+            skipped = self.to_act if self.to_act != event.seat else None
             self.folded.add(event.seat)
             self.acted_at[event.seat] = self.current_bet
-            self._close_round_if_done(event.seat, event.seq)
+            self._close_round_if_done(event.seat, event.seq, skipped=skipped)
 
     # --- settlement ------------------------------------------------------------------------
 

@@ -289,3 +289,10 @@ def test_a_straddle_acts_last_preflop_and_sets_the_minimum_raise() -> None:
     log.act(4, "raise", 400).act(5, "fold").act(1, "fold").act(2, "fold").act(3, "call", 400)
     report = log.report()
     assert report.alerts == ()
+
+
+def test_a_hand_mucked_out_of_turn_is_a_fold_and_the_turn_stays() -> None:
+    log = three_handed().add("muck", seat=1).act(3, "call", 100).act(2, "check")
+    report = log.report()
+    assert report.alerts == ()
+    assert report.settlement.pots[0].eligible == (2, 3)
