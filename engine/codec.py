@@ -36,6 +36,7 @@ from engine.events import (
     Rake,
     ShoeDraw,
     Show,
+    StackCount,
     TableConfig,
     TrayCount,
 )
@@ -240,6 +241,7 @@ _PARSERS: dict[str, Callable[[Mapping[str, Any], dict[str, Any]], Event]] = {
     ),
     "rake": lambda o, b: Rake(**b, amount=_int(o, "amount")),
     "tray": _tray,
+    "stack": lambda o, b: StackCount(**b, seat=_seat(o), amount=_int(o, "amount")),
     "hand_end": lambda o, b: HandEnd(**b, hand=_str(o, "hand")),
 }
 assert set(_PARSERS) == set(EVENT_TYPES)

@@ -196,6 +196,15 @@ class TrayCount(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StackCount(Event):
+    """Vision counted the chips in front of a seat (its stack, not its bet)."""
+
+    TYPE: ClassVar[str] = "stack"
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandEnd(Event):
     TYPE: ClassVar[str] = "hand_end"
     hand: str
@@ -216,6 +225,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Award,
         Rake,
         TrayCount,
+        StackCount,
         HandEnd,
     )
 }

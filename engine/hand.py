@@ -32,6 +32,7 @@ from engine.events import (
     Rake,
     ShoeDraw,
     Show,
+    StackCount,
     TableConfig,
     TrayCount,
 )
@@ -49,7 +50,7 @@ BOARD_SIZE_AT = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
 STREET_OF_BOARD_SIZE = {0: Street.PREFLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
 
 
-_SEATED = frozenset({Blind, Ante, Action, Show, Muck, Award})
+_SEATED = frozenset({Blind, Ante, Action, Show, Muck, Award, StackCount})
 
 
 class RuleHooks(Protocol):
@@ -272,6 +273,7 @@ class Hand:
             Award: self.record.awards.append,  # type: ignore[dict-item]
             Rake: self._on_rake,  # type: ignore[dict-item]
             TrayCount: self.record.trays.append,  # type: ignore[dict-item]
+            StackCount: lambda event: None,  # an observation for the rules only
         }
 
     # --- entry points ----------------------------------------------------------------------

@@ -27,11 +27,12 @@ from engine.events import (
     Rake,
     ShoeDraw,
     Show,
+    StackCount,
     TableConfig,
 )
 from engine.hand import HandReport
 from engine.rules.registry import RuleSet
-from engine.session import play_hand
+from engine.session import TableSession, play_hand
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -329,7 +330,39 @@ def switched_card(
     )
 
 
+def stack_grew(
+    events: list[Event], report: HandReport, rng: random.Random
+) -> tuple[list[Event], Expected] | None:
+    """Chips appear in a seat's stack during the hand (bought or passed in mid-hand)."""
+    bets = [
+        i
+        for i, e in enumerate(events)
+        if isinstance(e, Action) and e.action in ("bet", "raise", "call")
+    ]
+    if not bets:
+        return None
+    i = rng.choice(bets)
+    action = events[i]
+    assert isinstance(action, Action)
+    session = TableSession(RuleSet([]))
+    for event in events[: i + 1]:
+        session.feed(event)
+    hand = session.hand
+    if hand is None or action.seat in hand.all_in:
+        return None
+    grown = hand.stacks[action.seat] + rng.choice((25, 100, 500))
+    events.insert(i + 1, StackCount(seq=0, ts_ms=0, seat=action.seat, amount=grown))
+    return events, Expected(
+        hand=report.hand,
+        kind="stack_grew",
+        rule="R-BET-23",
+        family="chip_miscount",
+        seats=(action.seat,),
+    )
+
+
 MUTATIONS: dict[str, Mutation] = {
+    "stack_grew": stack_grew,
     "duplicate": duplicate_card,
     "switched_card": switched_card,
     "exposed": exposed_hole_card,

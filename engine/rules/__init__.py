@@ -15,5 +15,6 @@ def load() -> None:
         payouts,
         premature,
         showdown,
+        stacks,
         tray,
     )

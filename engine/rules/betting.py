@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.alerts import Severity
 from engine.events import ActionKind
 from engine.rules.registry import NONE, Finding, Found, rule
 
@@ -64,23 +63,6 @@ def short_call(hand: Hand, c: ActionContext) -> Found:
                 message=f"seat {seat} called to {c.to} but the bet to call is {c.current_bet}",
                 seats=(seat,),
                 amounts={"called_to": c.to, "bet": c.current_bet, "short": owed - c.to},
-            ),
-        )
-    return NONE
-
-
-@rule("R-BET-23", hook="action")
-def table_stakes(hand: Hand, c: ActionContext) -> Found:
-    """Chips put in beyond the seat's stack: the chips in front at the start are all that play."""
-    if c.folded or c.all_in or c.event.action in (ActionKind.FOLD, ActionKind.CHECK):
-        return NONE
-    if c.to > c.all_in_to:
-        return (
-            Finding(
-                message=f"seat {c.event.seat} bet to {c.to} but had only {c.all_in_to} in total",
-                seats=(c.event.seat,),
-                amounts={"to": c.to, "available": c.all_in_to},
-                severity=Severity.CRITICAL,
             ),
         )
     return NONE

@@ -296,3 +296,14 @@ def test_a_hand_mucked_out_of_turn_is_a_fold_and_the_turn_stays() -> None:
     report = log.report()
     assert report.alerts == ()
     assert report.settlement.pots[0].eligible == (2, 3)
+
+
+def test_a_stack_that_grows_during_the_hand_breaks_table_stakes() -> None:
+    """R-BET-23: chips counted in front of seat 3 beyond what its bets left it."""
+    log = three_handed().act(3, "raise", 300).add("stack", seat=3, amount=800)
+    report = log.report()
+    assert rules(report) == ["R-BET-23"]
+    assert report.alerts[0].amounts == {"counted": 800, "expected": 700}
+    assert (
+        rules(three_handed().act(3, "raise", 300).add("stack", seat=3, amount=700).report()) == []
+    )

@@ -227,6 +227,26 @@ CASES: dict[str, Case] = {
             **NO_MORE,
         },
     ),
+    "R-ALLIN-6": (
+        {
+            "preflop": _all_in_preflop(shows=False),
+            **AFTER_PREFLOP,
+            "flop": lambda log: log.add("stack", seat=3, amount=100).board("Kc9d4h"),
+            "showdown": lambda log: log.show(2, "7c8c").show(3, "AsAd").add("muck", seat=2),
+            "push": lambda log: log.award(3, 2020).add("rake", amount=30),
+        },
+        {
+            "preflop": _all_in_preflop(shows=False),
+            **AFTER_PREFLOP,
+            "flop": lambda log: log.add("stack", seat=3, amount=0).board("Kc9d4h"),
+            "showdown": lambda log: log.show(2, "7c8c").show(3, "AsAd").add("muck", seat=2),
+            "push": lambda log: log.award(3, 2020).add("rake", amount=30),
+        },
+    ),
+    "R-CHIP-6": (
+        {"turn": lambda log: log.add("stack", seat=2, amount=400).board("Jc")},
+        {"turn": lambda log: log.add("stack", seat=2, amount=500).board("Jc")},
+    ),
     "R-BET-17": (
         {"preflop": lambda log: log.act(1, "fold").act(3, "raise", 300).act(2, "call", 300)},
         {},
