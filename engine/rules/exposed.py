@@ -60,6 +60,7 @@ def first_cards_exposed(hand: Hand, event: Event) -> Found:
     hook="after",
     events=(CardSeen,),
     zones=("seat", "off_table"),
+    face_up_only=True,
     severity=Severity.CRITICAL,
     phase="deal",
 )
@@ -79,7 +80,7 @@ def two_exposed(hand: Hand, event: Event) -> Found:
     )
 
 
-@rule("R-EXPOSE-4", hook="after", events=(CardSeen,), zones=("seat", "board"))
+@rule("R-EXPOSE-4", hook="after", events=(CardSeen,), zones=("seat", "board"), face_up_only=True)
 def single_exposed(hand: Hand, event: Event) -> Found:
     """Any other single exposed hole card: replaced after the deal and used as the flop burn."""
     assert isinstance(event, CardSeen)

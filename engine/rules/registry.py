@@ -61,7 +61,7 @@ class Rule:
     """For ``card`` events: the zones it looks at (``seat``, ``board``, ``burn``, ``muck``,
     ``off_table``, ``shoe``; empty: all)."""
     face_up_only: bool
-    """For ``card`` events: only cards seen face up."""
+    """For ``card`` events: only cards seen face up (a card off the table counts as seen)."""
     raises_only: bool
     """For ``action`` rules: only actions that bet or raise."""
     first_action_only: bool
@@ -85,7 +85,7 @@ class Rule:
             return True
         return (
             (not self.zones or zone in self.zones)
-            and (face_up or not self.face_up_only)
+            and (face_up or not self.face_up_only or zone == "off_table")
             and (back or not self.back_only)
         )
 
