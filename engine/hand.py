@@ -184,6 +184,7 @@ class Record:
     awards: list[Award] = field(default_factory=list)
     rakes: list[Rake] = field(default_factory=list)
     trays: list[TrayCount] = field(default_factory=list)
+    stacks: list[StackCount] = field(default_factory=list)
     aggressor: dict[Street, int] = field(default_factory=dict)
     """The last seat that bet or raised on each street."""
     betting_over_seq: int | None = None
@@ -273,7 +274,7 @@ class Hand:
             Award: self.record.awards.append,  # type: ignore[dict-item]
             Rake: self._on_rake,  # type: ignore[dict-item]
             TrayCount: self.record.trays.append,  # type: ignore[dict-item]
-            StackCount: lambda event: None,  # an observation for the rules only
+            StackCount: self.record.stacks.append,  # type: ignore[dict-item]
         }
 
     # --- entry points ----------------------------------------------------------------------
@@ -548,6 +549,8 @@ class Hand:
                     "to", f"seat {seat} does not exist at a {self.table.seats}-seat table"
                 )
             self._place(event, self._next_draw())  # dealt to an empty seat (a misdeal)
+        elif seat is not None and not self.pending_draws and event.card in self.hole[seat]:
+            self.card_at[event.card] = event.to  # a card of the seat's hand turned up in place
         elif seat is not None:
             placement = self._place(event, self._next_draw())
             self.hole[seat].append(placement.card)

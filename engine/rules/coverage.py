@@ -55,6 +55,8 @@ _COMPUTED = {
     "R-BET-8": "R-BET-7 reads the house switch pl_small_blind_as_big (opening up to 4 x BB)",
     "R-BLIND-4": "R-MISDEAL-6 accepts the moving and the dead button alike",
     "R-ODD-5": "hold'em odd chips go by position and suits never decide a pot",
+    "R-MUCK-2": "a hand thrown into the muck during the betting is a fold (engine/hand.py)",
+    "R-MUCK-9": "the uncalled part of a bet whose hand was mucked goes back (engine/pots.py)",
 }
 _PLANNED = {
     "R-SHOW-8": "a request to the players, not an obligation: nothing to alert",
@@ -86,7 +88,6 @@ _NOT_OBSERVED = {
     "R-BLIND-13": _OPERATOR,
     "R-ALLIN-5": _OPERATOR,
     "R-ALLIN-8": _OPERATOR,
-    "R-ALLIN-7": _STACKS,
     "R-CHIP-8": _STACKS,
     "R-COLOR-1": _STACKS,
     "R-COLOR-2": _STACKS,

@@ -175,10 +175,57 @@ def card_out_of_view(hand: Hand, event: Event) -> Found:
     exposures = _exposures(hand)
     if exposures and exposures[-1].seq == event.seq:
         return NONE  # dealt off the table: R-EXPOSE-1
+    if hand.table.house_rules.tournament:
+        return NONE  # a penalty in tournaments: R-EXPOSE-9
     return (
         Finding(
             message=f"a card{f' ({event.card})' if event.card else ''} went off the table: cards "
             "stay on the table, in view",
+            cards=(event.card,) if event.card else (),
+        ),
+    )
+
+
+@rule(
+    "R-EXPOSE-9", hook="after", events=(CardSeen,), zones=("off_table",), switches=("tournament",)
+)
+def card_thrown_off_the_table(hand: Hand, event: Event) -> Found:
+    """Tournaments: a player's card thrown off the table during play is a penalty."""
+    assert isinstance(event, CardSeen)
+    exposures = _exposures(hand)
+    if not hand.table.house_rules.tournament or (exposures and exposures[-1].seq == event.seq):
+        return NONE
+    return (
+        Finding(
+            message=f"a card{f' ({event.card})' if event.card else ''} went off the table during "
+            "play: penalty (tournament rules)",
+            cards=(event.card,) if event.card else (),
+        ),
+    )
+
+
+@rule(
+    "R-EXPOSE-6",
+    hook="before",
+    events=(CardSeen,),
+    zones=("seat",),
+    face_up_only=True,
+    phase="play",
+    severity=Severity.INFO,
+)
+def player_exposed_card(hand: Hand, event: Event) -> Found:
+    """A player shows a hole card during play: no replacement, no misdeal; the card plays."""
+    assert isinstance(event, CardSeen)
+    seat = event.to_seat
+    if seat is None or seat not in hand.hole or hand.pending_draws or seat in hand.folded:
+        return NONE
+    if hand.record.betting_over_seq is not None:
+        return NONE  # cards turned up at the showdown
+    return (
+        Finding(
+            message=f"seat {seat} exposed {event.card} during play: the card plays (no "
+            "replacement, no misdeal)",
+            seats=(seat,),
             cards=(event.card,) if event.card else (),
         ),
     )

@@ -16,6 +16,7 @@ from engine.rules.registry import NONE, Finding, Found, rule
 
 if TYPE_CHECKING:
     from engine.hand import Hand
+    from engine.settlement import Settlement
 
 
 def _difference(hand: Hand, event: Event) -> int | None:
@@ -88,3 +89,26 @@ def chips_off_the_table(hand: Hand, event: Event) -> Found:
             amounts={"counted": event.amount, "expected": hand.stacks[event.seat]},
         ),
     )
+
+
+@rule("R-ALLIN-7", hook="end", severity=Severity.CRITICAL)
+def hidden_chips(hand: Hand, s: Settlement) -> Found:
+    """A player all-in who lost everything is then seen with chips: hidden chips."""
+    finishing = s.finishing_stacks
+    if finishing is None or not hand.record.awards:
+        return NONE
+    first_push = hand.record.awards[0].seq
+    for count in hand.record.stacks:
+        seat = count.seat
+        lost_all = seat in hand.all_in and finishing.get(seat) == 0
+        if count.seq > first_push and lost_all and count.amount > 0:
+            return (
+                Finding(
+                    message=f"seat {seat} lost all-in but {count.amount} in chips are in front "
+                    "of it: hidden chips",
+                    seats=(seat,),
+                    amounts={"counted": count.amount},
+                    evidence=(count.seq,),
+                ),
+            )
+    return NONE

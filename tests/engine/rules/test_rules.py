@@ -247,6 +247,45 @@ CASES: dict[str, Case] = {
         {"turn": lambda log: log.add("stack", seat=2, amount=400).board("Jc")},
         {"turn": lambda log: log.add("stack", seat=2, amount=500).board("Jc")},
     ),
+    "R-EXPOSE-6": (
+        {
+            "turn_bets": lambda log: (
+                log.add("card", to="seat:2", face="up", card="7c").act(2, "check").act(3, "check")
+            )
+        },
+        {},
+    ),
+    "R-EXPOSE-9": (
+        {
+            "table": {"house_rules": {"tournament": True}},
+            "turn_bets": lambda log: (
+                log.add("card", to="off_table", face="down").act(2, "check").act(3, "check")
+            ),
+        },
+        {
+            "turn_bets": lambda log: (
+                log.add("card", to="off_table", face="down").act(2, "check").act(3, "check")
+            ),
+        },
+    ),
+    "R-ALLIN-7": (
+        {
+            "preflop": _all_in_preflop(shows=True),
+            **AFTER_PREFLOP,
+            "showdown": lambda log: log.add("muck", seat=2),
+            "push": lambda log: (
+                log.award(3, 2020).add("rake", amount=30).add("stack", seat=2, amount=200)
+            ),
+        },
+        {
+            "preflop": _all_in_preflop(shows=True),
+            **AFTER_PREFLOP,
+            "showdown": lambda log: log.add("muck", seat=2),
+            "push": lambda log: (
+                log.award(3, 2020).add("rake", amount=30).add("stack", seat=2, amount=0)
+            ),
+        },
+    ),
     "R-BET-17": (
         {"preflop": lambda log: log.act(1, "fold").act(3, "raise", 300).act(2, "call", 300)},
         {},
