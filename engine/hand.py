@@ -549,7 +549,12 @@ class Hand:
                     "to", f"seat {seat} does not exist at a {self.table.seats}-seat table"
                 )
             self._place(event, self._next_draw())  # dealt to an empty seat (a misdeal)
-        elif seat is not None and not self.pending_draws and event.card in self.hole[seat]:
+        elif (
+            seat is not None
+            and event.card is not None
+            and not self.pending_draws
+            and event.card in self.hole[seat]
+        ):
             self.card_at[event.card] = event.to  # a card of the seat's hand turned up in place
         elif seat is not None:
             placement = self._place(event, self._next_draw())
