@@ -63,7 +63,8 @@ _PLANNED = {
     "R-SHOW-9": "running it twice needs several boards per hand (the event log v1 has one)",
     "R-POT-7": "money carried over from a voided hand is not in the event log v1",
 }
-_STACKS = "chip stacks in front of each seat and colour-ups (not in the event log v1)"
+_STACKS = "how stacks are built and shown (vision of the stack's shape, not only its count)"
+_COLOUR_UPS = "colour-ups and chip races (not in the event log)"
 _OPERATOR = "operator input from the floor (not in the event log v1)"
 _DECK_EVENTS = "the shoe's new-deck and dealer-change reports (device protocol, issue 4)"
 _NOT_OBSERVED = {
@@ -88,10 +89,10 @@ _NOT_OBSERVED = {
     "R-BLIND-13": _OPERATOR,
     "R-ALLIN-5": _OPERATOR,
     "R-ALLIN-8": _OPERATOR,
-    "R-CHIP-8": _STACKS,
-    "R-COLOR-1": _STACKS,
-    "R-COLOR-2": _STACKS,
-    "R-TRAY-4": _STACKS,
+    "R-CHIP-8": _COLOUR_UPS,
+    "R-COLOR-1": _COLOUR_UPS,
+    "R-COLOR-2": _COLOUR_UPS,
+    "R-TRAY-4": _COLOUR_UPS,
 }
 
 
