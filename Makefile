@@ -7,7 +7,14 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 export ORT_DISABLE_TELEMETRY := 1
 
-.PHONY: demo test lint bench lock clean
+# Engine modules compiled with mypyc (part of mypy, in the dev extra) for `make test` and
+# `make bench`; everything runs as plain Python too (`make uncompile`, and `make demo`).
+COMPILED := engine/hand.py engine/pots.py engine/settlement.py engine/session.py \
+	engine/codec.py engine/ranking.py $(filter-out engine/rules/__init__.py \
+	engine/rules/catalogue.py engine/rules/coverage.py engine/rules/entry.py, \
+	$(wildcard engine/rules/*.py))
+
+.PHONY: demo test lint bench lock clean compile uncompile
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Feltwatch needs Python 3.11, found " + sys.version.split()[0]'
@@ -31,11 +38,25 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/lint-imports
 
 # pytest exits 5 when it collected no test: make treats every non-zero exit as a failure.
-test: lint
+# The suite runs on the plain Python engine, then again on the compiled one.
+test: lint uncompile
+	$(BIN)/python -m pytest
+	$(MAKE) --no-print-directory compile
 	$(BIN)/python -m pytest
 
-bench: $(VENV)/.installed-dev
+bench: compile
 	$(BIN)/python bench/engine.py
+
+compile: $(VENV)/.installed-dev
+	@echo "mypyc: compiling $(words $(COMPILED)) engine modules"
+	@$(BIN)/python scripts/compile_engine.py $(COMPILED) > build-mypyc.log 2>&1 \
+		|| (cat build-mypyc.log; exit 1)
+	@rm -rf build build-mypyc.log
+
+uncompile:
+	@find engine -name '*.so' -delete
+	@rm -f *__mypyc*.so
+	@rm -rf build
 
 # Re-pin every dependency (run after changing pyproject.toml, then commit constraints.txt).
 lock:
@@ -44,5 +65,5 @@ lock:
 	.venv-lock/bin/python -m pip freeze --exclude-editable | grep -v '^-e ' > constraints.txt
 	rm -rf .venv-lock
 
-clean:
+clean: uncompile
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

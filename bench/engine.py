@@ -63,7 +63,10 @@ def main() -> int:
         problem = first_difference(hand, run_hand(hand))
         assert not problem, f"{hand.path}: {problem}"
     n = len(histories)
-    print(f"{n} real hands with finishing stacks from {args.phh_dir}")
+    import engine.hand
+
+    build = "compiled with mypyc" if engine.hand.__file__.endswith(".so") else "plain Python"
+    print(f"{n} real hands with finishing stacks from {args.phh_dir}; engine: {build}")
 
     no_rules = RuleSet([])
     all_rules = RuleSet()
