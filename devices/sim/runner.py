@@ -43,6 +43,10 @@ class Faults:
     """Chance, per frame, that one byte inside it is changed."""
     duplicate: float = 0.0
     """Chance, per frame, that it is written twice."""
+    reorder: float = 0.0
+    """Chance, per frame, that it is held back and written after the next one."""
+    byte_at_a_time: bool = False
+    """Write one byte per system call (the host's reads see single bytes)."""
     pause_after: int | None = None
     """After this many frames, stop writing for ``pause_s``."""
     pause_s: float = 0.0
@@ -80,6 +84,7 @@ class PtyDevice:
         self._slave = -1
         self._stop = threading.Event()
         self._paused_until = 0
+        self._held: bytes | None = None
         self._thread = threading.Thread(target=self._run, name="sim", daemon=True)
         self._open()
 
@@ -143,6 +148,15 @@ class PtyDevice:
         f = self.faults
         out = bytearray()
         frames = [token for token in data.split(b"\x7e") if token]
+        if f.reorder:
+            for i in range(len(frames) - 1):
+                if self.rng.random() < f.reorder:
+                    frames[i], frames[i + 1] = frames[i + 1], frames[i]
+        if f.reorder and self._held is not None:
+            frames.append(self._held)
+            self._held = None
+        if f.reorder and len(frames) == 1 and self.rng.random() < f.reorder:
+            self._held = frames.pop()  # written after the next frame
         for token in frames:
             if f.noise and self.rng.random() < f.noise:
                 out += bytes(self.rng.randrange(256) for _ in range(self.rng.randint(1, 16)))
@@ -159,7 +173,11 @@ class PtyDevice:
             if f.duplicate and self.rng.random() < f.duplicate:
                 out += frame
         try:
-            os.write(self._master, bytes(out))
+            if f.byte_at_a_time:
+                for i in range(len(out)):
+                    os.write(self._master, out[i : i + 1])
+            else:
+                os.write(self._master, bytes(out))
         except OSError:
             return
         self.frames_written += len(frames)
