@@ -46,6 +46,7 @@ test: lint uncompile
 
 bench: compile
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/devices.py
 
 compile: $(VENV)/.installed-dev
 	@echo "mypyc: compiling $(words $(COMPILED)) engine modules"

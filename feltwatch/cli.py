@@ -18,6 +18,7 @@ from engine.errors import InputError
 from engine.events import Event, HandStart
 from engine.phh_replay import replay_files
 from engine.session import check
+from feltwatch.devices_cli import add_serial_parser, add_sim_parser
 from feltwatch.report import alert_line, hand_summary
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
@@ -195,6 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE.jsonl")
     p.add_argument("-o", "--output", help="write here instead of standard output")
     p.set_defaults(run=cmd_phh_export)
+    add_sim_parser(commands)
+    add_serial_parser(commands)
     rules = commands.add_parser("rules", help="the rules catalogue").add_subparsers(
         dest="rules_command", required=True, metavar="SUBCOMMAND"
     )

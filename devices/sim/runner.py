@@ -67,12 +67,15 @@ class PtyDevice:
         *,
         faults: Faults | None = None,
         link: Path | None = None,
+        port: str | None = None,
         clock: Callable[[], int] = time.monotonic_ns,
     ) -> None:
         self.device = device
         self.session = session
         self.faults = faults or Faults()
         self.link = link
+        self.fixed_port = port
+        """A serial device to speak on instead of a new pty."""
         self.clock = clock
         self.rng = random.Random(self.faults.seed)
         self.actions: queue.SimpleQueue[Action] = queue.SimpleQueue()
@@ -115,6 +118,13 @@ class PtyDevice:
     # --- the pty ----------------------------------------------------------------------------
 
     def _open(self) -> None:
+        if self.fixed_port is not None:
+            self._master = os.open(self.fixed_port, os.O_RDWR | os.O_NOCTTY)
+            tty.setraw(self._master)
+            self.path = self.fixed_port
+            self.decoder = Decoder()
+            self.up.set()
+            return
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         self.path = os.ttyname(self._slave)
