@@ -189,6 +189,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
         print(f"error: {describe_open_error(args.port, exc)}", file=sys.stderr)
         return 2
+    print(f"capturing {args.port} -> {args.file}", file=sys.stderr, flush=True)
     deadline = time.monotonic() + args.seconds if args.seconds else None
     total = 0
     with Path(args.file).open("w", encoding="utf-8") as out:
