@@ -86,6 +86,7 @@ class HostSession:
         self.last_heard_ns = 0
         self.last_sent_ns = 0
         self.last_resend_ns = 0
+        self.last_hello_ns = 0
         self.bad_messages = 0
         self.lost: list[int] = []
 
@@ -96,7 +97,7 @@ class HostSession:
         self.last_heard_ns = now_ns
         self._status(LinkStatus.CONNECTED, "link up", now_ns, out)
         out.data += self.sender.frame(HelloRequest())
-        self.last_sent_ns = now_ns
+        self.last_sent_ns = self.last_hello_ns = now_ns
         return out
 
     def disconnected(self, now_ns: int, why: str) -> Output:
@@ -116,6 +117,9 @@ class HostSession:
             for data in self.sender.pending():
                 out.data += data
             self.last_resend_ns = now_ns
+        if self.boot_id is None and now_ns - self.last_hello_ns >= self.resend_ns:
+            out.data += self.sender.frame(HelloRequest())  # the hello was lost: ask again
+            self.last_hello_ns = now_ns
         silent = now_ns - self.last_heard_ns
         if self.status is LinkStatus.CONNECTED and silent > self.stale_ns:
             self._status(LinkStatus.STALE, f"silent for {silent / NS:.1f} s", now_ns, out)
@@ -178,10 +182,13 @@ class HostSession:
         kind = DeviceKind.NAMES.get(hello.kind, str(hello.kind))
         self.identity = {"kind": kind, "device_id": hello.device_id, "firmware": hello.firmware}
         new_boot = self.boot_id is not None and hello.boot_id != self.boot_id
-        if self.boot_id is None or new_boot:
-            if new_boot:
-                self._health(f"device restarted (boot {hello.boot_id})", now_ns, out)
-            self.receiver.sync(hello.oldest_kept)
+        if new_boot:
+            self._health(f"device restarted (boot {hello.boot_id})", now_ns, out)
+        if new_boot or self.receiver.expected is None:
+            # Start where the device's buffer starts; frames that came before the hello wait
+            # for it, and none of this boot is delivered twice.
+            for item in self.receiver.sync(hello.oldest_kept):
+                self._deliver(item, now_ns, out)
         self.boot_id = hello.boot_id
         expected = self.receiver.expected
         assert expected is not None

@@ -92,14 +92,27 @@ class Receiver:
     expected: int | None = None
     early: dict[int, Message] = field(default_factory=dict)
     duplicates: int = 0
+    wait_for_sync: bool = True
+    """Hold everything until ``sync`` (the host waits for the device's hello); otherwise start
+    at the first frame (the device side: the host's numbering starts with its first command)."""
 
-    def sync(self, next_seq: int) -> None:
+    def sync(self, next_seq: int) -> list[Message]:
+        """Start (again) at ``next_seq``; deliver what arrived before and now follows in order."""
         self.expected = next_seq
-        self.early.clear()
+        self.early = {s: m for s, m in self.early.items() if distance(s, next_seq) >= 0}
+        delivered = []
+        while self.expected in self.early:
+            delivered.append(self.early.pop(self.expected))
+            self.expected = (self.expected + 1) % MODULO
+        return delivered
 
     def receive(self, seq: int, message: Message) -> tuple[list[Message], tuple[int, int] | None]:
-        """Messages now deliverable in order, and the gap to ask for, if one opened."""
+        """Messages now deliverable in order, and the gap to ask for, if one opened. Before the
+        first ``sync`` (the device's hello says where to start) everything waits."""
         if self.expected is None:
+            if self.wait_for_sync:
+                self.early[seq] = message
+                return [], None
             self.expected = seq
         d = distance(seq, self.expected)
         if d < 0 or seq in self.early:
@@ -119,6 +132,10 @@ class Receiver:
         """The range the peer sent up to ``last_sent`` that has not arrived."""
         if self.expected is None or distance(last_sent, self.expected) < 0:
             return None
+        held = [s for s in self.early if distance(s, self.expected) > 0]
+        if held:  # ask only up to the first frame already held
+            first_held = min(held, key=lambda s: distance(s, self.expected))
+            last_sent = (first_held - 1) % MODULO
         return (self.expected, last_sent)
 
     def skip(self, first: int, last: int) -> list[Message]:

@@ -36,8 +36,9 @@ class DeviceSession:
     resend_ns: int = NS // 2
     keep: int = 256
     sender: Sender = field(init=False)
-    receiver: Receiver = field(default_factory=Receiver)
-    last_host_heartbeat_ns: int = 0
+    receiver: Receiver = field(default_factory=lambda: Receiver(wait_for_sync=False))
+    last_host_heard_ns: int = 0
+    """When a valid frame last came from the host (the light's fail-safe watches it)."""
     last_sent_ns: int = 0
     last_resend_ns: int = 0
     commands: list[Message] = field(default_factory=list)
@@ -64,6 +65,8 @@ class DeviceSession:
 
     def receive(self, frames: list[Frame], now_ns: int) -> bytes:
         out = bytearray()
+        if frames:
+            self.last_host_heard_ns = now_ns
         for frame in frames:
             try:
                 message = parse(frame.type, frame.payload)
@@ -78,7 +81,7 @@ class DeviceSession:
                 for data in self.sender.pending():
                     out += data
             elif isinstance(message, Heartbeat):
-                self.last_host_heartbeat_ns = now_ns
+                pass  # the host is alive: noted above for every frame
             elif isinstance(message, Ack):
                 self.sender.acknowledged(message.seq)
             elif isinstance(message, Resend):

@@ -225,5 +225,5 @@ class PtyDevice:
                         self._send(self.device.handle(command, now), now)
             while not self.actions.empty():
                 self._send(self.actions.get_nowait()(now), now)
-            self._send(self.device.tick(now, self.session.last_host_heartbeat_ns), now)
+            self._send(self.device.tick(now, self.session.last_host_heard_ns), now)
             self._write(self.session.tick(now))

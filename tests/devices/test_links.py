@@ -54,8 +54,14 @@ class Rig:
         deadline = time.monotonic() + timeout_s
         while not done(self.seen):
             if time.monotonic() > deadline:
-                kinds = [type(x).__name__ for x in self.seen]
-                raise AssertionError(f"timed out; inputs so far: {kinds[-30:]}")
+                seqs = [c.shoe_seq for c in self.cards()]
+                health = [f"{h.status}: {h.message}" for h in self.health()]
+                host = self.link.session
+                raise AssertionError(
+                    f"timed out; cards {seqs}; health {health}; expected "
+                    f"{host.receiver.expected}, early {sorted(host.receiver.early)}, device next "
+                    f"{self.session.sender.next_seq}, unacked {list(self.session.sender.unacked)}"
+                )
             with contextlib.suppress(queue.Empty):
                 self.seen.append(self.inputs.get(timeout=0.05))
 
@@ -155,7 +161,7 @@ def test_a_gap_that_cannot_be_recovered_names_the_missing_sequence_numbers(
 
 
 def test_light_commands_button_and_the_offline_fail_safe(rigs: Callable[..., Rig]) -> None:
-    light = Light(offline_after_ns=300_000_000)
+    light = Light(offline_after_ns=1_500_000_000)
     rig = rigs(light)
     rig.wait(lambda seen: any(h.identity for h in rig.health()))
     rig.link.set_light("red", "fast")

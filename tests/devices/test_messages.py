@@ -55,7 +55,8 @@ def test_sequence_numbers_wrap() -> None:
 def test_receiver_delivers_once_in_order_and_asks_for_gaps() -> None:
     r = Receiver()
     a, b, c = m.Ack(seq=1), m.Ack(seq=2), m.Ack(seq=3)
-    assert r.receive(65535, a) == ([a], None)
+    assert r.receive(65535, a) == ([], None)  # held until the hello says where to start
+    assert r.sync(65535) == [a]
     assert r.receive(65535, a) == ([], None)  # duplicate
     assert r.receive(1, c) == ([], (0, 0))  # early: 0 is missing
     assert r.receive(0, b) == ([b, c], None)
