@@ -130,13 +130,14 @@ class Receiver:
 
     def missing_before(self, last_sent: int) -> tuple[int, int] | None:
         """The range the peer sent up to ``last_sent`` that has not arrived."""
-        if self.expected is None or distance(last_sent, self.expected) < 0:
+        expected = self.expected
+        if expected is None or distance(last_sent, expected) < 0:
             return None
-        held = [s for s in self.early if distance(s, self.expected) > 0]
+        held = [s for s in self.early if distance(s, expected) > 0]
         if held:  # ask only up to the first frame already held
-            first_held = min(held, key=lambda s: distance(s, self.expected))
+            first_held = min(held, key=lambda s: distance(s, expected))
             last_sent = (first_held - 1) % MODULO
-        return (self.expected, last_sent)
+        return (expected, last_sent)
 
     def skip(self, first: int, last: int) -> list[Message]:
         """Give up on ``first``..``last`` (lost for good) and deliver what waited behind them."""
