@@ -215,6 +215,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     kind = {"shoe": DeviceKind.SHOE, "tray": DeviceKind.TRAY, "light": DeviceKind.LIGHT}
     session = HostSession(args.device, kind[args.device])
+    # A capture need not hold the device's hello: start at the first frame it has.
+    session.receiver.wait_for_sync = False
     decoder = Decoder()
     path = Path(args.file)
     try:
