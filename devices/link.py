@@ -29,11 +29,7 @@ def describe_open_error(url: str, exc: BaseException) -> str:
     """A one-line reason a port cannot be opened, naming the port."""
     code = getattr(exc, "errno", None)
     text = str(exc)
-    if (
-        code == errno.ENOENT
-        or "No such file" in text
-        or ("could not open port" in text and ("No such file" in text or "[Errno 2]" in text))
-    ):
+    if code == errno.ENOENT or "No such file" in text:
         return f"{url}: no such port (check the device path in the configuration)"
     if code in (errno.EACCES, errno.EPERM) or "Permission denied" in text:
         return f"{url}: permission denied (add the service user to the dialout group)"
