@@ -28,10 +28,42 @@ class DeckStyle:
 
 
 STYLES = (
-    DeckStyle(cv2.FONT_HERSHEY_DUPLEX, 3, (245, 248, 250), (30, 30, 200), (20, 20, 20), (40, 150, 210), "10"),
-    DeckStyle(cv2.FONT_HERSHEY_SIMPLEX, 4, (235, 240, 240), (40, 20, 180), (35, 30, 30), (160, 90, 30), "10"),
-    DeckStyle(cv2.FONT_HERSHEY_TRIPLEX, 3, (250, 250, 250), (20, 40, 220), (10, 10, 10), (30, 120, 40), "10"),
-    DeckStyle(cv2.FONT_HERSHEY_COMPLEX, 3, (225, 235, 240), (50, 50, 190), (40, 40, 40), (120, 40, 150), "10"),
+    DeckStyle(
+        cv2.FONT_HERSHEY_DUPLEX,
+        3,
+        (245, 248, 250),
+        (30, 30, 200),
+        (20, 20, 20),
+        (40, 150, 210),
+        "10",
+    ),
+    DeckStyle(
+        cv2.FONT_HERSHEY_SIMPLEX,
+        4,
+        (235, 240, 240),
+        (40, 20, 180),
+        (35, 30, 30),
+        (160, 90, 30),
+        "10",
+    ),
+    DeckStyle(
+        cv2.FONT_HERSHEY_TRIPLEX,
+        3,
+        (250, 250, 250),
+        (20, 40, 220),
+        (10, 10, 10),
+        (30, 120, 40),
+        "10",
+    ),
+    DeckStyle(
+        cv2.FONT_HERSHEY_COMPLEX,
+        3,
+        (225, 235, 240),
+        (50, 50, 190),
+        (40, 40, 40),
+        (120, 40, 150),
+        "10",
+    ),
 )
 
 
@@ -47,8 +79,14 @@ def _diamond(size: float) -> np.ndarray:
     return np.array([[0, -s], [s * 0.72, 0], [0, s], [-s * 0.72, 0]], dtype=float)
 
 
-def draw_suit(img: np.ndarray, suit: str, centre: tuple[float, float], size: float,
-              colour: tuple[int, int, int], flip: bool = False) -> None:
+def draw_suit(
+    img: np.ndarray,
+    suit: str,
+    centre: tuple[float, float],
+    size: float,
+    colour: tuple[int, int, int],
+    flip: bool = False,
+) -> None:
     """A suit symbol ``size`` pixels tall centred at ``centre`` (upside down if ``flip``)."""
     cx, cy = centre
     sign = -1 if flip else 1
@@ -69,8 +107,16 @@ def draw_suit(img: np.ndarray, suit: str, centre: tuple[float, float], size: flo
             t = np.linspace(0, 2 * math.pi, 30)
             shapes.append(np.stack([dx + r * np.cos(t), dy + r * np.sin(t)], axis=1))
         shapes.append(np.array([[0, 0], [size * 0.16, size * 0.5], [-size * 0.16, size * 0.5]]))
-        shapes.append(np.array([[-size * 0.1, -size * 0.05], [size * 0.1, -size * 0.05],
-                                [size * 0.1, size * 0.15], [-size * 0.1, size * 0.15]]))
+        shapes.append(
+            np.array(
+                [
+                    [-size * 0.1, -size * 0.05],
+                    [size * 0.1, -size * 0.05],
+                    [size * 0.1, size * 0.15],
+                    [-size * 0.1, size * 0.15],
+                ]
+            )
+        )
     for shape in shapes:
         pts = np.stack([cx + shape[:, 0], cy + sign * shape[:, 1]], axis=1)
         cv2.fillPoly(img, [np.round(pts * 8).astype(np.int32)], colour, cv2.LINE_AA, shift=3)
@@ -85,12 +131,39 @@ PIPS: dict[str, list[tuple[float, float]]] = {
     "5": [(0.3, 0.2), (0.7, 0.2), (0.5, 0.5), (0.3, 0.8), (0.7, 0.8)],
     "6": [(0.3, 0.2), (0.7, 0.2), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8), (0.7, 0.8)],
     "7": [(0.3, 0.2), (0.7, 0.2), (0.5, 0.35), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8), (0.7, 0.8)],
-    "8": [(0.3, 0.2), (0.7, 0.2), (0.5, 0.35), (0.3, 0.5), (0.7, 0.5), (0.5, 0.65), (0.3, 0.8),
-          (0.7, 0.8)],
-    "9": [(0.3, 0.2), (0.7, 0.2), (0.3, 0.4), (0.7, 0.4), (0.5, 0.5), (0.3, 0.6), (0.7, 0.6),
-          (0.3, 0.8), (0.7, 0.8)],
-    "T": [(0.3, 0.2), (0.7, 0.2), (0.5, 0.3), (0.3, 0.4), (0.7, 0.4), (0.3, 0.6), (0.7, 0.6),
-          (0.5, 0.7), (0.3, 0.8), (0.7, 0.8)],
+    "8": [
+        (0.3, 0.2),
+        (0.7, 0.2),
+        (0.5, 0.35),
+        (0.3, 0.5),
+        (0.7, 0.5),
+        (0.5, 0.65),
+        (0.3, 0.8),
+        (0.7, 0.8),
+    ],
+    "9": [
+        (0.3, 0.2),
+        (0.7, 0.2),
+        (0.3, 0.4),
+        (0.7, 0.4),
+        (0.5, 0.5),
+        (0.3, 0.6),
+        (0.7, 0.6),
+        (0.3, 0.8),
+        (0.7, 0.8),
+    ],
+    "T": [
+        (0.3, 0.2),
+        (0.7, 0.2),
+        (0.5, 0.3),
+        (0.3, 0.4),
+        (0.7, 0.4),
+        (0.3, 0.6),
+        (0.7, 0.6),
+        (0.5, 0.7),
+        (0.3, 0.8),
+        (0.7, 0.8),
+    ],
 }
 
 
@@ -109,8 +182,16 @@ def draw_card(card: str, style: DeckStyle) -> np.ndarray:
     for flip in (False, True):
         corner = np.full((H, W, 3), 0, dtype=np.uint8)
         x0 = 28 - tw // 2
-        cv2.putText(corner, text, (max(4, x0), 16 + th), style.font, scale, (255, 255, 255),
-                    style.thickness, cv2.LINE_AA)
+        cv2.putText(
+            corner,
+            text,
+            (max(4, x0), 16 + th),
+            style.font,
+            scale,
+            (255, 255, 255),
+            style.thickness,
+            cv2.LINE_AA,
+        )
         draw_suit(corner, suit, (28, 30 + th + 14), 26, (255, 255, 255))
         if flip:
             corner = cv2.rotate(corner, cv2.ROTATE_180)
@@ -127,8 +208,9 @@ def draw_card(card: str, style: DeckStyle) -> np.ndarray:
         cv2.rectangle(img, (58, 62), (W - 58, H - 62), style.court, 6, cv2.LINE_AA)
         cv2.rectangle(img, (70, 74), (W - 70, H - 74), ink, 2, cv2.LINE_AA)
         (lw, lh), _ = cv2.getTextSize(rank, style.font, 3.2, 6)
-        cv2.putText(img, rank, ((W - lw) // 2, H // 2 + lh // 2 - 20), style.font, 3.2, ink, 6,
-                    cv2.LINE_AA)
+        cv2.putText(
+            img, rank, ((W - lw) // 2, H // 2 + lh // 2 - 20), style.font, 3.2, ink, 6, cv2.LINE_AA
+        )
         draw_suit(img, suit, (W / 2, H / 2 + 60), 50, ink)
     cv2.rectangle(img, (0, 0), (W - 1, H - 1), (150, 150, 150), 2, cv2.LINE_AA)
     return img
