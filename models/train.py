@@ -1,0 +1,118 @@
+"""Train the table detector from scratch and export it to ONNX (the ``train`` extra).
+
+    .venv-train/bin/python -m models.train --data build/synth --hours 0.75 [--imgsz 640]
+
+The dataset is the rendered one (``models.synth.make_dataset``) plus the real card photos of
+``../shared/data/cards-real/*/train`` (their 52 classes mapped onto ours); ``valid/`` of the real
+photos joins the validation split; ``test/`` is never read here. Ultralytics runs offline: no
+weights, fonts or settings are fetched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILD = ROOT / "build"
+REAL = ROOT.parent / "shared" / "data" / "cards-real"
+
+RANK_WORDS = {
+    "ace": "A", "king": "K", "queen": "Q", "jack": "J", "10": "T", "9": "9", "8": "8", "7": "7",
+    "6": "6", "5": "5", "4": "4", "3": "3", "2": "2",
+}  # fmt: skip
+SUIT_WORDS = {"clubs": "c", "diamonds": "d", "hearts": "h", "spades": "s"}
+
+
+def offline() -> None:
+    """Ultralytics settings for a machine without internet (see README 'Models')."""
+    config = BUILD / "ultralytics"
+    (config / "Ultralytics").mkdir(parents=True, exist_ok=True)
+    os.environ.update(YOLO_OFFLINE="1", YOLO_AUTOINSTALL="False", YOLO_CONFIG_DIR=str(config))
+    font = config / "Ultralytics" / "Arial.ttf"
+    if not font.exists():
+        import matplotlib
+
+        dejavu = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+        shutil.copy(dejavu, font)
+        shutil.copy(dejavu, config / "Ultralytics" / "Arial.Unicode.ttf")
+
+
+def real_class(name: str) -> str:
+    """``'10 of clubs'`` -> ``'Tc'``."""
+    rank, _, suit = name.replace("  ", " ").partition(" of ")
+    return RANK_WORDS[rank.strip()] + SUIT_WORDS[suit.strip()]
+
+
+def add_real_photos(data: Path) -> int:
+    """Copy the real train and valid photos into the dataset with our class numbers."""
+    import yaml
+
+    from models.synth.scene import CLASSES
+
+    added = 0
+    for root in sorted(REAL.iterdir()):
+        names = yaml.safe_load((root / "data.yaml").read_text())["names"]
+        remap = {i: CLASSES.index(real_class(n)) for i, n in enumerate(names)}
+        for split, ours in (("train", "train"), ("valid", "val")):
+            for image in sorted((root / split / "images").glob("*.jpg")):
+                label = root / split / "labels" / (image.stem + ".txt")
+                lines = []
+                for line in label.read_text().splitlines():
+                    cls, *box = line.split()
+                    lines.append(" ".join([str(remap[int(cls)]), *box]))
+                target = data / "images" / ours / f"real-{image.name}"
+                shutil.copy(image, target)
+                (data / "labels" / ours / f"real-{image.stem}.txt").write_text("\n".join(lines))
+                added += 1
+    return added
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=BUILD / "synth")
+    parser.add_argument("--hours", type=float, default=0.75)
+    parser.add_argument("--imgsz", type=int, default=640)
+    parser.add_argument("--epochs", type=int, default=300)
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--out", type=Path, default=ROOT / "models" / "detector.onnx")
+    args = parser.parse_args()
+    offline()
+    print(f"added {add_real_photos(args.data)} real photos", flush=True)
+    import ultralytics.utils.torch_utils as torch_utils
+    from ultralytics import YOLO, settings
+
+    settings.update({"sync": False})
+    torch_utils.NUM_THREADS = os.cpu_count() or 2  # ultralytics uses one thread by default
+    model = YOLO("yolo11n.yaml")
+    model.train(
+        data=str(args.data / "data.yaml"),
+        epochs=args.epochs,
+        time=args.hours,
+        imgsz=args.imgsz,
+        batch=16,
+        optimizer="AdamW",
+        lr0=0.002,
+        fliplr=0.0,
+        mosaic=1.0,
+        pretrained=False,
+        device=args.device,
+        workers=2,
+        project=str(BUILD / "runs"),
+        name="detector",
+        exist_ok=True,
+        plots=False,
+        verbose=False,
+    )
+    best = BUILD / "runs" / "detector" / "weights" / "best.pt"
+    exported = YOLO(str(best)).export(format="onnx", imgsz=args.imgsz, simplify=False, opset=17)
+    shutil.copy(exported, args.out)
+    print(f"exported {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
