@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
 import random
 import sys
 from pathlib import Path
@@ -15,15 +17,29 @@ import cv2
 from models.synth.scene import CLASSES, render, yolo_lines
 
 
-def write_split(out: Path, split: str, count: int, seed: int, size: tuple[int, int]) -> None:
-    images, labels = out / "images" / split, out / "labels" / split
-    images.mkdir(parents=True, exist_ok=True)
-    labels.mkdir(parents=True, exist_ok=True)
-    for i in range(count):
-        scene = render(random.Random(seed * 1_000_003 + i), *size)
-        name = f"{split}-{seed}-{i:06d}"
-        cv2.imwrite(str(images / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        (labels / f"{name}.txt").write_text(yolo_lines(scene))
+def _write_one(job: tuple[Path, str, int, int, tuple[int, int]]) -> None:
+    out, split, seed, i, size = job
+    name = f"{split}-{seed}-{i:06d}"
+    image, label = out / "images" / split / f"{name}.jpg", out / "labels" / split / f"{name}.txt"
+    if image.exists() and label.exists():
+        return  # written by an earlier run (the same seed gives the same frame)
+    scene = render(random.Random(seed * 1_000_003 + i), *size)
+    cv2.imwrite(str(image), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    label.write_text(yolo_lines(scene))
+
+
+def write_split(
+    out: Path, split: str, count: int, seed: int, size: tuple[int, int], jobs: int = 1
+) -> None:
+    (out / "images" / split).mkdir(parents=True, exist_ok=True)
+    (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    work = [(out, split, seed, i, size) for i in range(count)]
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            pool.map(_write_one, work, chunksize=8)
+    else:
+        for job in work:
+            _write_one(job)
 
 
 def main() -> int:
@@ -34,10 +50,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     size = (args.width, args.height)
-    write_split(args.out, "train", args.train, args.seed, size)
-    write_split(args.out, "val", args.val, args.seed + 1, size)
+    write_split(args.out, "train", args.train, args.seed, size, args.jobs)
+    write_split(args.out, "val", args.val, args.seed + 1, size, args.jobs)
     names = "\n".join(f"  {i}: {name}" for i, name in enumerate(CLASSES))
     (args.out / "data.yaml").write_text(
         f"path: {args.out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
