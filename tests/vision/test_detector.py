@@ -1,0 +1,33 @@
+"""The detector's pre- and post-processing: letterbox, decoding and suppression."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detector import decode, letterbox
+
+
+def test_letterbox_keeps_the_aspect_and_centres_the_image() -> None:
+    image = np.full((720, 1280, 3), 200, np.uint8)
+    boxed, scale, (left, top) = letterbox(image, 640)
+    assert boxed.shape == (640, 640, 3)
+    assert scale == 0.5 and (left, top) == (0, 140)
+    assert (boxed[:140] == 114).all() and (boxed[140:500] == 200).all()
+
+
+def test_decode_maps_boxes_back_and_suppresses_duplicates() -> None:
+    # Three anchors, two classes: two overlapping 'As' boxes and one 'card_back'.
+    raw = np.zeros((6, 3), np.float32)
+    raw[:4, 0] = [100, 240, 40, 60]  # centre x, centre y, w, h in letterboxed pixels
+    raw[:4, 1] = [102, 241, 40, 60]
+    raw[:4, 2] = [400, 300, 50, 70]
+    raw[4, 0], raw[4, 1], raw[5, 2] = 0.9, 0.6, 0.8
+    found = decode(raw, {0: "As", 1: "card_back"}, 0.25, 0.5, scale=0.5, padding=(0, 140))
+    assert [(d.label, round(d.conf, 2)) for d in found] == [("As", 0.9), ("card_back", 0.8)]
+    assert found[0].box == (160.0, 140.0, 240.0, 260.0)
+
+
+def test_nothing_above_the_threshold_gives_nothing() -> None:
+    raw = np.zeros((6, 4), np.float32)
+    raw[4] = 0.1
+    assert decode(raw, {}, 0.25, 0.5, 1.0, (0, 0)) == []
