@@ -1,0 +1,48 @@
+"""Calibration and zones: a pixel on a tilted view lands in the right table zone."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.zones import ZoneError, ZoneMap
+
+CONFIG = {
+    # The surface seen in perspective: the far edge is shorter.
+    "corners_px": [[300, 100], [980, 100], [1180, 650], [100, 650]],
+    "width_mm": 2000,
+    "height_mm": 1000,
+    "zones": {
+        "board": [[700, 450], [1300, 450], [1300, 750], [700, 750]],
+        "seat:1": [[0, 800], [600, 800], [600, 1000], [0, 1000]],
+        "muck": [[1500, 300], [1700, 300], [1700, 500], [1500, 500]],
+    },
+}
+
+
+def test_corners_map_to_the_table_corners() -> None:
+    zones = ZoneMap.from_config(CONFIG)
+    mapped = zones.calibration.to_table([(300, 100), (1180, 650)])
+    assert mapped[0] == pytest.approx((0, 0), abs=1e-3)
+    assert mapped[1] == pytest.approx((2000, 1000), abs=1e-3)
+
+
+def test_pixels_fall_in_their_zones() -> None:
+    zones = ZoneMap.from_config(CONFIG)
+    centre = (640, 375)  # maps to (1000, 614) mm: the perspective pulls it past the middle
+    assert zones.zone_of(centre) == "board"
+    assert zones.zone_of((230, 620)) == "seat:1"
+    assert zones.zone_of((640, 110)) is None
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"corners_px": [[0, 0], [1, 0], [1, 1]]}, "expected 4 points"),
+        ({"corners_px": [[0, 0], [1, 0], [1, 1], [0, 1]]}, "mark the table corners"),
+        ({"zones": {"pot": [[0, 0], [1, 1]]}}, "zones.pot: a zone needs at least 3 points"),
+        ({"width_mm": "wide"}, "zone configuration"),
+    ],
+)
+def test_bad_configurations_say_what_is_wrong(change: dict[str, object], message: str) -> None:
+    with pytest.raises(ZoneError, match=message):
+        ZoneMap.from_config({**CONFIG, **change})

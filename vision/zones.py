@@ -1,0 +1,87 @@
+"""Table calibration and zones: from camera pixels to table coordinates to a named zone.
+
+The installer marks the four corners of the table's playing surface in the camera image
+(``feltwatch calibrate``, a later step); a homography maps camera pixels to table coordinates in
+millimetres, where the zones (each seat, the board, the pot, the muck, the shoe, the tray, the
+burn pile) are polygons from the configuration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+Point = tuple[float, float]
+
+
+class ZoneError(ValueError):
+    """A calibration or zone definition that cannot be used (with the reason)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """Camera pixels -> table millimetres, from the four marked corners of the surface."""
+
+    corners_px: tuple[Point, Point, Point, Point]
+    """Top-left, top-right, bottom-right, bottom-left of the surface in the camera image."""
+    width_mm: float
+    height_mm: float
+
+    def matrix(self) -> np.ndarray:
+        src = np.float32(self.corners_px)
+        w, h = self.width_mm, self.height_mm
+        dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        area = cv2.contourArea(src)
+        if area < 100:
+            raise ZoneError(f"the four corners enclose {area:.0f} px²: mark the table corners")
+        return cv2.getPerspectiveTransform(src, dst)
+
+    def to_table(self, points_px: Sequence[Point]) -> list[Point]:
+        pts = np.float32(points_px).reshape(-1, 1, 2)
+        mapped = cv2.perspectiveTransform(pts, self.matrix())
+        return [(float(x), float(y)) for x, y in mapped.reshape(-1, 2)]
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneMap:
+    calibration: Calibration
+    zones: Mapping[str, tuple[Point, ...]]
+    """Zone name -> polygon in table millimetres."""
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, object]) -> ZoneMap:
+        """``{"corners_px": [[x, y] x4], "width_mm", "height_mm", "zones": {name: [[x, y]...]}}``"""
+        try:
+            corners = tuple(tuple(map(float, p)) for p in config["corners_px"])  # type: ignore[attr-defined]
+            if len(corners) != 4:
+                raise ZoneError(f"corners_px: expected 4 points, got {len(corners)}")
+            calibration = Calibration(
+                corners,  # type: ignore[arg-type]
+                float(config["width_mm"]),  # type: ignore[arg-type]
+                float(config["height_mm"]),  # type: ignore[arg-type]
+            )
+            zones = {
+                str(name): tuple(tuple(map(float, p)) for p in polygon)
+                for name, polygon in config["zones"].items()  # type: ignore[attr-defined]
+            }
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, ZoneError):
+                raise
+            raise ZoneError(f"zone configuration: {exc!r}") from None
+        for name, polygon in zones.items():
+            if len(polygon) < 3:
+                raise ZoneError(f"zones.{name}: a zone needs at least 3 points")
+        calibration.matrix()
+        return cls(calibration, zones)  # type: ignore[arg-type]
+
+    def zone_of(self, point_px: Point) -> str | None:
+        """The zone a camera pixel falls in (the first listed, if zones overlap), or None."""
+        ((x, y),) = self.calibration.to_table([point_px])
+        for name, polygon in self.zones.items():
+            contour = np.float32(polygon).reshape(-1, 1, 2)
+            if cv2.pointPolygonTest(contour, (x, y), False) >= 0:
+                return name
+        return None
