@@ -1,0 +1,37 @@
+"""The motion gate on rendered frames: still, noisy, and a card that moves."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from models.synth.cards import STYLES, draw_card
+from models.synth.scene import render
+from vision.motion import MotionGate
+
+
+def _frame() -> np.ndarray:
+    return render(random.Random(9), 960, 540, cards_up=0, cards_down=0, chip_piles=0).image
+
+
+def test_a_still_table_with_sensor_noise_wakes_nothing() -> None:
+    gate = MotionGate()
+    base = _frame()
+    assert gate(base) == [(0, 0, 960, 540)]  # the first frame is looked at whole
+    noise = np.random.default_rng(1).normal(0, 3, base.shape)
+    assert gate(np.clip(base + noise, 0, 255).astype(np.uint8)) == []
+
+
+def test_a_card_dealt_wakes_the_region_it_landed_in() -> None:
+    gate = MotionGate()
+    base = _frame()
+    gate(base)
+    card = draw_card("Kd", STYLES[0])[::4, ::4]  # 63 x 88 px
+    frame = base.copy()
+    frame[300:388, 500:563] = card
+    regions = gate(frame)
+    assert len(regions) == 1
+    x1, y1, x2, y2 = regions[0]
+    assert x1 <= 500 and y1 <= 300 and x2 >= 563 and y2 >= 388
+    assert (x2 - x1) * (y2 - y1) < 0.05 * 960 * 540
