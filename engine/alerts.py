@@ -7,15 +7,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 
-class Family(StrEnum):
-    """The four named alert families; every other family is ``other:<topic>``."""
-
-    EXPOSED_CARD = "exposed_card"
-    BOXED_CARD = "boxed_card"
-    MUCKED_WINNER = "mucked_winner"
-    CHIP_MISCOUNT = "chip_miscount"
-
-
 class Severity(StrEnum):
     INFO = "info"
     """For the surveillance log and review only."""
@@ -32,6 +23,8 @@ class Alert:
     """``seq`` of the event that proves the violation (the last of ``evidence``)."""
     rule: str
     family: str
+    """``exposed_card``, ``boxed_card``, ``mucked_winner``, ``chip_miscount`` or
+    ``other:<topic>``, as the catalogue gives it."""
     severity: Severity
     seat: int | None
     """The seat the alert is about first (see ``seats``)."""

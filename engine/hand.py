@@ -131,8 +131,6 @@ class Placement:
     face: Face
     shoe_card: str | None
     seen_card: str | None
-    deal_index: int
-    """Position in the hand's sequence of cards dealt from the shoe (0-based)."""
 
     @property
     def card(self) -> str | None:
@@ -250,7 +248,6 @@ class Hand:
         self.drawn: dict[str, int] = {}
         """Every card the shoe read in this hand, with the ``seq`` of its first read."""
         self.card_at: dict[str, str] = {}
-        self.deal_count = 0
         self.record = Record()
         self.observed_rake: int | None = None
         self.alerts: list[Alert] = []
@@ -338,9 +335,6 @@ class Hand:
 
     def active(self) -> list[int]:
         return [s for s in self.seats if s not in self.folded and s not in self.all_in]
-
-    def hole_placements(self, seat: int) -> list[Placement]:
-        return [p for p in self.record.placements if p.to == f"seat:{seat}"]
 
     def hole_cards_dealt(self) -> bool:
         """Every seat has its hole cards (once true, it stays true for the hand)."""
@@ -533,9 +527,7 @@ class Hand:
             face=event.face,
             shoe_card=shoe_card,
             seen_card=event.card,
-            deal_index=self.deal_count,
         )
-        self.deal_count += 1
         self.record.placements.append(placement)
         if placement.card is not None:
             self.card_at[placement.card] = event.to

@@ -82,7 +82,6 @@ class PtyDevice:
         self.frames_written = 0
         self.decoder = Decoder()
         self.path = ""
-        self.up = threading.Event()
         self._master = -1
         self._slave = -1
         self._stop = threading.Event()
@@ -123,7 +122,6 @@ class PtyDevice:
             tty.setraw(self._master)
             self.path = self.fixed_port
             self.decoder = Decoder()
-            self.up.set()
             return
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
@@ -134,10 +132,8 @@ class PtyDevice:
             tmp.unlink(missing_ok=True)
             tmp.symlink_to(self.path)
             tmp.replace(self.link)
-        self.up.set()
 
     def _close(self) -> None:
-        self.up.clear()
         for fd in (self._master, self._slave):
             if fd >= 0:
                 with contextlib.suppress(OSError):

@@ -158,10 +158,7 @@ def _odd_chips(hand: Hand, s: Settlement, diff: dict[int, int], out: PayoutAnaly
         balanced = len(changes) >= 2 and all(abs(d) == 1 for d in changes)
         if len(tied) < 2 or not balanced or changes.count(1) != changes.count(-1):
             continue
-        pot_total = 0
-        for amount in shares.values():
-            pot_total += amount
-        right = split(pot_total, tied, hand.button, hand.table.seats)
+        right = split(sum(shares.values()), tied, hand.button, hand.table.seats)
         first = [seat for seat in right if right[seat] > min(right.values())]
         out.odd_chip.append(
             Finding(

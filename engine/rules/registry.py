@@ -12,7 +12,7 @@ severity and a message that cites the catalogue id and the seed it comes from.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -21,7 +21,7 @@ from engine.events import Action, CardSeen, Event, Face
 from engine.rules.catalogue import CATALOGUE
 
 if TYPE_CHECKING:
-    from engine.hand import ActionContext, Hand
+    from engine.hand import Hand
     from engine.settlement import Settlement
 
 
@@ -36,13 +36,9 @@ class Finding:
     """Overrides the rule's default severity for this finding."""
 
 
-Findings = Iterator[Finding]
 Found = tuple[Finding, ...]
 NONE: Found = ()
 """What a rule returns when it finds nothing (cheaper than an empty generator)."""
-ActionCheck = Callable[["Hand", "ActionContext"], Iterable[Finding]]
-EventCheck = Callable[["Hand", Event], Iterable[Finding]]
-EndCheck = Callable[["Hand", "Settlement"], Iterable[Finding]]
 
 HOOKS = ("action", "before", "after", "end")
 
