@@ -14,7 +14,14 @@ COMPILED := engine/hand.py engine/pots.py engine/settlement.py engine/session.py
 	engine/rules/catalogue.py engine/rules/coverage.py engine/rules/entry.py, \
 	$(wildcard engine/rules/*.py))
 
-.PHONY: demo test lint bench lock clean compile uncompile
+# Training (`make models`) has its own venv: torch + ultralytics (the `train` extra) and the
+# run-time libraries the data scripts use, except the headless OpenCV (ultralytics brings the
+# desktop build; the two must not share a venv). Never part of `make test` or CI.
+TRAIN_VENV := .venv-train
+TRAIN := PYTHONPATH=. $(TRAIN_VENV)/bin/python
+TRAIN_PACKAGES = $(shell $(PYTHON) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["optional-dependencies"]["train"] + [d for d in p["dependencies"] if "opencv" not in d]))')
+
+.PHONY: demo test lint bench lock clean compile uncompile models eval
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Feltwatch needs Python 3.11, found " + sys.version.split()[0]'
@@ -42,11 +49,31 @@ lint: $(VENV)/.installed-dev
 test: lint uncompile
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory compile
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --ignore=tests/vision --ignore=tests/models  # the compiled engine
 
 bench: compile
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/devices.py
+	$(BIN)/python bench/vision.py
+
+$(TRAIN_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
+	touch $@
+
+# Render the data and train both models from scratch on the CPU (about 2.5 hours on 2 cores),
+# then export them to models/*.onnx. HOURS and MINUTES cap the two trainings.
+HOURS ?= 1.5
+MINUTES ?= 70
+models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
+	$(BIN)/python -m models.synth.make_dataset build/synth
+	$(BIN)/python -m models.identity_data build/identity
+	$(TRAIN) -m models.train --data build/synth --hours $(HOURS)
+	$(TRAIN) -m models.train_identity --data build/identity --minutes $(MINUTES)
+
+# The models' accuracy on the real test photos and on rendered 1080p tables (models/README.md).
+eval: $(VENV)/.installed-dev
+	$(BIN)/python -m models.eval --json build/eval.json
 
 compile: $(VENV)/.installed-dev
 	@echo "mypyc: compiling $(words $(COMPILED)) engine modules"

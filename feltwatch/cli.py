@@ -20,6 +20,8 @@ from engine.phh_replay import replay_files
 from engine.session import check
 from feltwatch.devices_cli import add_serial_parser, add_sim_parser
 from feltwatch.report import alert_line, hand_summary
+from feltwatch.vision_cli import add_vision_parsers
+from feltwatch.watch_cli import add_watch_parser
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -198,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_phh_export)
     add_sim_parser(commands)
     add_serial_parser(commands)
+    add_vision_parsers(commands)
+    add_watch_parser(commands)
     rules = commands.add_parser("rules", help="the rules catalogue").add_subparsers(
         dest="rules_command", required=True, metavar="SUBCOMMAND"
     )

@@ -1,9 +1,9 @@
 """Train the table detector from scratch and export it to ONNX (the ``train`` extra).
 
-    .venv-train/bin/python -m models.train --data build/synth --hours 0.75 [--imgsz 640]
+    .venv-train/bin/python -m models.train --data build/synth --hours 1.5 [--imgsz 320]
 
 The dataset is the rendered one (``models.synth.make_dataset``) plus the real card photos of
-``../shared/data/cards-real/*/train`` (their 52 classes mapped onto ours); ``valid/`` of the real
+``../shared/data/cards-real/*/train`` (every card is class ``card``); ``valid/`` of the real
 photos joins the validation split; ``test/`` is never read here. Ultralytics runs offline: no
 weights, fonts or settings are fetched.
 """
@@ -16,15 +16,9 @@ import shutil
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-BUILD = ROOT / "build"
-REAL = ROOT.parent / "shared" / "data" / "cards-real"
+from models.real import REAL, ROOT, datasets
 
-RANK_WORDS = {
-    "ace": "A", "king": "K", "queen": "Q", "jack": "J", "10": "T", "9": "9", "8": "8", "7": "7",
-    "6": "6", "5": "5", "4": "4", "3": "3", "2": "2",
-}  # fmt: skip
-SUIT_WORDS = {"clubs": "c", "diamonds": "d", "hearts": "h", "spades": "s"}
+BUILD = ROOT / "build"
 
 
 def offline() -> None:
@@ -41,29 +35,20 @@ def offline() -> None:
         shutil.copy(dejavu, config / "Ultralytics" / "Arial.Unicode.ttf")
 
 
-def real_class(name: str) -> str:
-    """``'10 of clubs'`` -> ``'Tc'``."""
-    rank, _, suit = name.replace("  ", " ").partition(" of ")
-    return RANK_WORDS[rank.strip()] + SUIT_WORDS[suit.strip()]
-
-
 def add_real_photos(data: Path) -> int:
-    """Copy the real train and valid photos into the dataset with our class numbers."""
-    import yaml
-
-    from models.synth.scene import CLASSES
+    """Copy the real train and valid photos into the dataset; every card is the detector's
+    class ``card`` (the identity classifier learns the names)."""
+    from models.synth.scene import CARD
 
     added = 0
-    for root in sorted(REAL.iterdir()):
-        names = yaml.safe_load((root / "data.yaml").read_text())["names"]
-        remap = {i: CLASSES.index(real_class(n)) for i, n in enumerate(names)}
+    for root in datasets(REAL):
         for split, ours in (("train", "train"), ("valid", "val")):
             for image in sorted((root / split / "images").glob("*.jpg")):
                 label = root / split / "labels" / (image.stem + ".txt")
                 lines = []
                 for line in label.read_text().splitlines():
-                    cls, *box = line.split()
-                    lines.append(" ".join([str(remap[int(cls)]), *box]))
+                    _, *box = line.split()
+                    lines.append(" ".join([str(CARD), *box]))
                 target = data / "images" / ours / f"real-{image.name}"
                 shutil.copy(image, target)
                 (data / "labels" / ours / f"real-{image.stem}.txt").write_text("\n".join(lines))
@@ -74,8 +59,8 @@ def add_real_photos(data: Path) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=BUILD / "synth")
-    parser.add_argument("--hours", type=float, default=0.75)
-    parser.add_argument("--imgsz", type=int, default=640)
+    parser.add_argument("--hours", type=float, default=1.5)
+    parser.add_argument("--imgsz", type=int, default=320)
     parser.add_argument("--epochs", type=int, default=300)
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--out", type=Path, default=ROOT / "models" / "detector.onnx")
@@ -96,7 +81,7 @@ def main() -> int:
         batch=16,
         optimizer="AdamW",
         lr0=0.002,
-        fliplr=0.0,
+        fliplr=0.5,  # a mirrored card is still a card: the classifier names it
         mosaic=1.0,
         pretrained=False,
         device=args.device,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -171,8 +172,9 @@ def _index_text(rank: str, style: DeckStyle) -> str:
     return style.ten_as if rank == "T" else rank
 
 
+@cache
 def draw_card(card: str, style: DeckStyle) -> np.ndarray:
-    """The face of ``card`` (e.g. ``"Qh"``) in ``style``."""
+    """The face of ``card`` (e.g. ``"Qh"``) in ``style`` (cached: do not modify it)."""
     rank, suit = card[0], card[1]
     img = np.full((H, W, 3), style.paper, dtype=np.uint8)
     ink = style.red if suit in RED else style.black
@@ -213,6 +215,7 @@ def draw_card(card: str, style: DeckStyle) -> np.ndarray:
         )
         draw_suit(img, suit, (W / 2, H / 2 + 60), 50, ink)
     cv2.rectangle(img, (0, 0), (W - 1, H - 1), (150, 150, 150), 2, cv2.LINE_AA)
+    img.setflags(write=False)
     return img
 
 
@@ -224,7 +227,9 @@ BACKS = (
 )
 
 
+@cache
 def draw_back(design: int) -> np.ndarray:
+    """A card back of ``design`` (cached: do not modify it)."""
     base, line = BACKS[design % len(BACKS)]
     img = np.full((H, W, 3), base, dtype=np.uint8)
     for k in range(-H, W + H, 18):
@@ -232,4 +237,5 @@ def draw_back(design: int) -> np.ndarray:
         cv2.line(img, (k, H), (k + H, 0), line, 2, cv2.LINE_AA)
     cv2.rectangle(img, (12, 12), (W - 13, H - 13), line, 5)
     cv2.rectangle(img, (0, 0), (W - 1, H - 1), (240, 240, 240), 10)
+    img.setflags(write=False)
     return img

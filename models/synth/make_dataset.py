@@ -1,6 +1,10 @@
 """Write a YOLO dataset of rendered table views.
 
-.venv/bin/python -m models.synth.make_dataset OUT --train 2000 --val 200 [--seed 0]
+.venv/bin/python -m models.synth.make_dataset OUT --train 4000 --val 300 [--seed 0]
+
+Frames are rendered at the detector's input size (320 x 320 by default) with cards 16 to 110 pixels
+wide: a 1080p overhead view is cut into tiles of that size at full resolution, where a card is
+about 50 pixels wide.
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ from pathlib import Path
 
 import cv2
 
-from models.synth.scene import CLASSES, render, yolo_lines
+from models.synth.scene import DETECTOR_CLASSES, render, yolo_lines
+
+CARD_PX = (16.0, 110.0)
 
 
 def _write_one(job: tuple[Path, str, int, int, tuple[int, int]]) -> None:
@@ -23,7 +29,7 @@ def _write_one(job: tuple[Path, str, int, int, tuple[int, int]]) -> None:
     image, label = out / "images" / split / f"{name}.jpg", out / "labels" / split / f"{name}.txt"
     if image.exists() and label.exists():
         return  # written by an earlier run (the same seed gives the same frame)
-    scene = render(random.Random(seed * 1_000_003 + i), *size)
+    scene = render(random.Random(seed * 1_000_003 + i), *size, card_px_range=CARD_PX)
     cv2.imwrite(str(image), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     label.write_text(yolo_lines(scene))
 
@@ -45,21 +51,21 @@ def write_split(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--train", type=int, default=2000)
-    parser.add_argument("--val", type=int, default=200)
+    parser.add_argument("--train", type=int, default=4000)
+    parser.add_argument("--val", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--width", type=int, default=1280)
-    parser.add_argument("--height", type=int, default=720)
+    parser.add_argument("--width", type=int, default=320)
+    parser.add_argument("--height", type=int, default=320)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     size = (args.width, args.height)
     write_split(args.out, "train", args.train, args.seed, size, args.jobs)
     write_split(args.out, "val", args.val, args.seed + 1, size, args.jobs)
-    names = "\n".join(f"  {i}: {name}" for i, name in enumerate(CLASSES))
+    names = "\n".join(f"  {i}: {name}" for i, name in enumerate(DETECTOR_CLASSES))
     (args.out / "data.yaml").write_text(
         f"path: {args.out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
     )
-    print(f"{args.train} + {args.val} images, {len(CLASSES)} classes -> {args.out}")
+    print(f"{args.train} + {args.val} images, {len(DETECTOR_CLASSES)} classes -> {args.out}")
     return 0
 
 

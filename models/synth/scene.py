@@ -1,8 +1,10 @@
 """Overhead views of a poker table: felt, cards face up and face down, chip stacks and spreads,
 shadows, light, blur, noise and a camera tilt; with the box and class of every object.
 
-Classes: the 52 cards (``engine.cards.DECK`` order), ``card_back``, then one class per chip
-colour (``CHIP_COLOURS``; the table configuration maps colours to denominations).
+The detector's classes are ``DETECTOR_CLASSES``: a face-up card, a card back, a chip and a
+dealer's hand. Every label also keeps what the object is (the card, e.g. ``"Qh"``; the chip's
+colour), which the identity classifier and the evaluation use: the detector finds boxes at low
+resolution, the classifier names each face-up card from a full-resolution crop.
 """
 
 from __future__ import annotations
@@ -26,15 +28,19 @@ CHIP_COLOURS: dict[str, tuple[int, int, int]] = {
     "purple": (130, 40, 110),
     "yellow": (40, 200, 230),
 }
-CLASSES: list[str] = [*DECK, "card_back", *(f"chip_{c}" for c in CHIP_COLOURS)]
+DETECTOR_CLASSES: tuple[str, ...] = ("card", "card_back", "chip", "hand")
+CARD, BACK, CHIP, HAND = range(4)
 FELTS = ((40, 110, 30), (110, 70, 20), (40, 40, 120), (70, 90, 40))
 
 
 @dataclass(slots=True)
 class Label:
     cls: int
+    """Index into ``DETECTOR_CLASSES``."""
     box: tuple[float, float, float, float]
     """x1, y1, x2, y2 in pixels of the final image."""
+    name: str
+    """What it is: the card (``"Qh"``), ``"card_back"``, the chip's colour, or ``"hand"``."""
 
 
 @dataclass(slots=True)
@@ -43,7 +49,7 @@ class Scene:
     labels: list[Label] = field(default_factory=list)
 
 
-def _felt(width: int, height: int, rng: random.Random) -> np.ndarray:
+def felt(width: int, height: int, rng: random.Random) -> np.ndarray:
     base = np.array(FELTS[rng.randrange(len(FELTS))], dtype=np.float32)
     base *= rng.uniform(0.75, 1.2)
     noise = np.random.default_rng(rng.randrange(2**32)).normal(0, 6, (height // 4, width // 4, 1))
@@ -58,30 +64,53 @@ def _felt(width: int, height: int, rng: random.Random) -> np.ndarray:
     return img.astype(np.float32)
 
 
-def _paste(
+def paste(
     canvas: np.ndarray,
     sprite: np.ndarray,
     centre: tuple[float, float],
     angle: float,
     scale: float,
     shadow: bool = True,
+    owner: tuple[np.ndarray, int] | None = None,
 ) -> np.ndarray:
-    """Rotate, scale and alpha-paste ``sprite``; returns its four corners on the canvas."""
+    """Rotate, scale and alpha-paste ``sprite``; returns its four corners on the canvas.
+    ``owner`` (an id map and an id) records which object each pixel now shows."""
+    full_h, full_w = sprite.shape[:2]
+    if scale < 1:  # shrink first with area averaging, as a camera's sensor does
+        small = (max(2, round(full_w * scale)), max(2, round(full_h * scale)))
+        sprite = cv2.resize(sprite, small, interpolation=cv2.INTER_AREA)
     h, w = sprite.shape[:2]
-    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
-    matrix[0, 2] += centre[0] - w / 2
-    matrix[1, 2] += centre[1] - h / 2
-    size = (canvas.shape[1], canvas.shape[0])
-    warped = cv2.warpAffine(sprite.astype(np.float32), matrix, size, flags=cv2.INTER_LINEAR)
-    mask = cv2.warpAffine(np.ones((h, w), np.float32), matrix, size, flags=cv2.INTER_LINEAR)
+    fx, fy = full_w * scale / w, full_h * scale / h
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    matrix[:, 0] *= fx
+    matrix[:, 1] *= fy
+    matrix[0, 2] = centre[0] - (matrix[0, 0] * w / 2 + matrix[0, 1] * h / 2)
+    matrix[1, 2] = centre[1] - (matrix[1, 0] * w / 2 + matrix[1, 1] * h / 2)
+    corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], dtype=np.float32) @ matrix.T
+    # Work only in the region the sprite and its shadow cover.
+    reach = 3 * scale * 4 + 4 * max(1.0, 6 * scale) + 2
+    x0 = max(0, int(corners[:, 0].min() - reach))
+    y0 = max(0, int(corners[:, 1].min() - reach))
+    x1 = min(canvas.shape[1], int(corners[:, 0].max() + reach) + 1)
+    y1 = min(canvas.shape[0], int(corners[:, 1].max() + reach) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return corners
+    local = matrix.copy()
+    local[0, 2] -= x0
+    local[1, 2] -= y0
+    size = (x1 - x0, y1 - y0)
+    roi = canvas[y0:y1, x0:x1]
+    warped = cv2.warpAffine(sprite.astype(np.float32), local, size, flags=cv2.INTER_LINEAR)
+    mask = cv2.warpAffine(np.ones((h, w), np.float32), local, size, flags=cv2.INTER_LINEAR)
     if shadow:
         offset = np.float32([[1, 0, 3 * scale * 4], [0, 1, 4 * scale * 4]])
         shade = cv2.warpAffine(mask, offset, size)
         shade = cv2.GaussianBlur(shade, (0, 0), max(1.0, 6 * scale))
-        canvas *= (1 - 0.35 * shade)[:, :, None]
-    canvas[:] = canvas * (1 - mask[:, :, None]) + warped * mask[:, :, None]
-    corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], dtype=np.float32)
-    return corners @ matrix.T
+        roi *= (1 - 0.35 * shade)[:, :, None]
+    roi[:] = roi * (1 - mask[:, :, None]) + warped * mask[:, :, None]
+    if owner is not None:
+        owner[0][y0:y1, x0:x1][mask > 0.5] = owner[1]
+    return corners
 
 
 def chip_sprite(colour: str, size: int = 120) -> np.ndarray:
@@ -110,28 +139,102 @@ def _box(points: np.ndarray) -> tuple[float, float, float, float]:
     )
 
 
+def dealer_hand(
+    canvas: np.ndarray,
+    rng: random.Random,
+    tip: tuple[float, float],
+    size_px: float,
+    reach_from: tuple[float, float] | None = None,
+) -> np.ndarray:
+    """Draw a dealer's hand reaching in from ``reach_from`` (default: the nearest edge, with
+    some slant), fingers at ``tip``; returns the outline points of the hand (the sleeve is not
+    part of its box)."""
+    h, w = canvas.shape[:2]
+    x, y = tip
+    if reach_from is None:
+        edges = [(x, -h), (x, 2 * h), (-w, y), (2 * w, y)]
+        dists = [y, h - y, x, w - x]
+        ex, ey = edges[int(np.argmin(dists))]
+        angle = math.atan2(ey - y, ex - x) + rng.uniform(-0.5, 0.5)
+    else:
+        angle = math.atan2(reach_from[1] - y, reach_from[0] - x)
+    ux, uy = math.cos(angle), math.sin(angle)  # from the fingertips towards the arm
+    px, py = -uy, ux
+    skin = np.array(rng.choice(SKINS), np.float32) * rng.uniform(0.8, 1.1)
+    sleeve = tuple(float(v) for v in rng.choice(SLEEVES))
+    palm = (x + ux * size_px * 0.55, y + uy * size_px * 0.55)
+    wrist = (palm[0] + ux * size_px * 0.5, palm[1] + uy * size_px * 0.5)
+    far = (wrist[0] + ux * w * 2, wrist[1] + uy * w * 2)
+    cv2.line(canvas, _pt(wrist), _pt(far), sleeve, max(2, int(size_px * 0.75)), cv2.LINE_AA)
+    outline = []
+    spread = rng.uniform(0.12, 0.22)
+    for k in range(4):  # fingers, index to little
+        off = (k - 1.5) * spread * size_px
+        base = (palm[0] + px * off - ux * size_px * 0.2, palm[1] + py * off - uy * size_px * 0.2)
+        length = size_px * (0.42 - 0.05 * abs(k - 1.2)) * rng.uniform(0.7, 1.0)
+        end = (base[0] - ux * length, base[1] - uy * length)
+        cv2.line(
+            canvas, _pt(base), _pt(end), skin.tolist(), max(2, int(size_px * 0.13)), cv2.LINE_AA
+        )
+        outline += [base, end]
+    thumb_side = rng.choice((-1, 1))
+    tb = (palm[0] + px * thumb_side * size_px * 0.3, palm[1] + py * thumb_side * size_px * 0.3)
+    te = (
+        tb[0] + px * thumb_side * size_px * 0.25 - ux * size_px * 0.2,
+        tb[1] + py * thumb_side * size_px * 0.25 - uy * size_px * 0.2,
+    )
+    cv2.line(canvas, _pt(tb), _pt(te), skin.tolist(), max(2, int(size_px * 0.14)), cv2.LINE_AA)
+    axes = (max(2, int(size_px * 0.36)), max(2, int(size_px * 0.3)))
+    cv2.ellipse(
+        canvas, _pt(palm), axes, math.degrees(angle), 0, 360, skin.tolist(), -1, cv2.LINE_AA
+    )
+    outline += [tb, te, wrist]
+    for a in range(0, 360, 45):  # the palm's outline
+        r = math.radians(a)
+        outline.append((palm[0] + axes[0] * math.cos(r), palm[1] + axes[0] * math.sin(r)))
+    return np.array(outline, np.float32)
+
+
+VISIBLE = 0.3
+"""An object shows at least this fraction of its area to be labelled."""
+SKINS = ((120, 150, 200), (90, 120, 170), (60, 90, 140), (150, 175, 220), (45, 65, 100))
+SLEEVES = ((20, 20, 20), (240, 240, 240), (30, 30, 110), (60, 40, 20))
+
+
+def _pt(p: tuple[float, float]) -> tuple[int, int]:
+    return round(p[0]), round(p[1])
+
+
 def render(
     rng: random.Random,
     width: int = 1280,
     height: int = 720,
     *,
     card_px: float | None = None,
+    card_px_range: tuple[float, float] = (40, 160),
     cards_up: int | None = None,
     cards_down: int | None = None,
     chip_piles: int | None = None,
+    hands: int | None = None,
 ) -> Scene:
-    """A random table view; ``card_px`` is the card width in pixels (default: 40 to 160)."""
-    canvas = _felt(width, height, rng)
-    card_w = card_px if card_px is not None else rng.uniform(40, 160)
+    """A random table view; ``card_px`` is the card width in pixels (default: drawn from
+    ``card_px_range``)."""
+    canvas = felt(width, height, rng)
+    card_w = card_px if card_px is not None else rng.uniform(*card_px_range)
     scale = card_w / W
     style = STYLES[rng.randrange(len(STYLES))]
     back = draw_back(rng.randrange(8)).astype(np.float32)
     deck = list(DECK)
     rng.shuffle(deck)
-    placed: list[tuple[int, np.ndarray]] = []
+    placed: list[tuple[int, str, np.ndarray]] = []
+    ids = np.full((height, width), -1, np.int32)
+
+    def mine() -> tuple[np.ndarray, int]:
+        return ids, len(placed)
+
     up = cards_up if cards_up is not None else rng.randint(1, 9)
     down = cards_down if cards_down is not None else rng.randint(0, 6)
-    margin = card_w
+    margin = card_w * 0.6
     for i in range(up + down):
         x = rng.uniform(margin, width - margin)
         y = rng.uniform(margin, height - margin)
@@ -139,24 +242,20 @@ def render(
         if i < up:
             card = deck.pop()
             sprite = draw_card(card, style).astype(np.float32)
-            cls = DECK.index(card)
+            corners = paste(canvas, sprite, (x, y), angle, scale, owner=mine())
+            placed.append((CARD, card, corners))
         else:
-            sprite, cls = back, 52
-        corners = _paste(canvas, sprite, (x, y), angle, scale)
-        placed.append((cls, corners))
-        if i < up and rng.random() < 0.25 and deck:  # a second card overlapping (a hand)
+            corners = paste(canvas, back, (x, y), angle, scale, owner=mine())
+            placed.append((BACK, "card_back", corners))
+        if rng.random() < 0.25 and deck:  # a second card overlapping (a hand)
             card = deck.pop()
             dx, dy = card_w * rng.uniform(0.3, 0.5), card_w * rng.uniform(-0.1, 0.1)
-            corners = _paste(
-                canvas,
-                draw_card(card, style).astype(np.float32),
-                (x + dx, y + dy),
-                angle + rng.uniform(-8, 8),
-                scale,
-            )
-            placed.append((DECK.index(card), corners))
+            sprite = draw_card(card, style).astype(np.float32) if i < up else back
+            at, turn = (x + dx, y + dy), angle + rng.uniform(-8, 8)
+            corners = paste(canvas, sprite, at, turn, scale, owner=mine())
+            placed.append((CARD, card, corners) if i < up else (BACK, "card_back", corners))
     piles = chip_piles if chip_piles is not None else rng.randint(0, 6)
-    chip_d = card_w * rng.uniform(0.45, 0.6)
+    chip_d = card_w * rng.uniform(0.5, 0.65)
     colours = list(CHIP_COLOURS)
     for _ in range(piles):
         colour = rng.choice(colours)
@@ -167,47 +266,67 @@ def render(
             stack = []
             for k in range(rng.randint(1, 8)):
                 stack.append(
-                    _paste(
+                    paste(
                         canvas,
                         sprite,
                         (x + k * 0.6, y - k * chip_d * 0.08),
                         0,
                         chip_d / sprite.shape[0],
                         shadow=k == 0,
+                        owner=mine(),
                     )
                 )
-            placed.append((53 + colours.index(colour), np.concatenate(stack)))
+            placed.append((CHIP, colour, np.concatenate(stack)))
         else:  # a spread
             for _ in range(rng.randint(1, 5)):
                 cx, cy = x + rng.uniform(-chip_d, chip_d), y + rng.uniform(-chip_d, chip_d)
-                corners = _paste(
-                    canvas, sprite, (cx, cy), rng.uniform(0, 360), chip_d / sprite.shape[0]
-                )
-                placed.append((53 + colours.index(colour), corners))
-    # Light, a camera tilt, blur and noise.
+                turn, size = rng.uniform(0, 360), chip_d / sprite.shape[0]
+                corners = paste(canvas, sprite, (cx, cy), turn, size, owner=mine())
+                placed.append((CHIP, colour, corners))
+    for _ in range(hands if hands is not None else int(rng.random() < 0.3)):
+        tip = (rng.uniform(0, width), rng.uniform(0, height))
+        before = canvas.copy()
+        outline = dealer_hand(canvas, rng, tip, card_w * rng.uniform(1.2, 1.6))
+        ids[np.any(canvas != before, axis=2)] = len(placed)
+        placed.append((HAND, "hand", outline))
+    image, homography = finish(canvas, rng)
+    h, w = image.shape[:2]
+    labels = []
+    shown = np.bincount(ids.ravel() + 1, minlength=len(placed) + 1)[1:]
+    for index, (cls, name, corners) in enumerate(placed):
+        full = cv2.contourArea(cv2.convexHull(corners.astype(np.float32)))
+        if shown[index] < VISIBLE * full:
+            continue  # (almost) hidden under later objects: nothing for a detector to find
+        pts = cv2.perspectiveTransform(corners[None, :, :].astype(np.float32), homography)[0]
+        x1, y1, x2, y2 = _box(pts)
+        x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+        if x2 - x1 > 4 and y2 - y1 > 4:
+            labels.append(Label(cls, (x1, y1, x2, y2), name))
+    return Scene(image, labels)
+
+
+def finish(
+    canvas: np.ndarray, rng: random.Random, homography: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Light, a camera tilt (random unless given), blur and noise; returns the 8-bit image and
+    the tilt's homography."""
+    height, width = canvas.shape[:2]
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     lx, ly = rng.uniform(0, width), rng.uniform(0, height)
     light = 1.15 - 0.35 * np.sqrt(((xx - lx) / width) ** 2 + ((yy - ly) / height) ** 2)
-    canvas *= (light * rng.uniform(0.7, 1.15))[:, :, None]
-    src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
-    j = 0.06
-    dst = src + np.float32(
-        [[rng.uniform(-j, j) * width, rng.uniform(-j, j) * height] for _ in range(4)]
-    )
-    homography = cv2.getPerspectiveTransform(src, dst)
+    canvas = canvas * (light * rng.uniform(0.7, 1.15))[:, :, None]
+    if homography is None:
+        src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+        j = 0.06
+        dst = src + np.float32(
+            [[rng.uniform(-j, j) * width, rng.uniform(-j, j) * height] for _ in range(4)]
+        )
+        homography = cv2.getPerspectiveTransform(src, dst)
     canvas = cv2.warpPerspective(canvas, homography, (width, height), borderMode=cv2.BORDER_REFLECT)
     if rng.random() < 0.5:
         canvas = cv2.GaussianBlur(canvas, (0, 0), rng.uniform(0.3, 1.4))
     canvas += np.random.default_rng(rng.randrange(2**32)).normal(0, rng.uniform(1, 7), canvas.shape)
-    image = np.clip(canvas, 0, 255).astype(np.uint8)
-    labels = []
-    for cls, corners in placed:
-        pts = cv2.perspectiveTransform(corners[None, :, :].astype(np.float32), homography)[0]
-        x1, y1, x2, y2 = _box(pts)
-        x1, y1, x2, y2 = max(0, x1), max(0, y1), min(width, x2), min(height, y2)
-        if x2 - x1 > 4 and y2 - y1 > 4:
-            labels.append(Label(cls, (x1, y1, x2, y2)))
-    return Scene(image, labels)
+    return np.clip(canvas, 0, 255).astype(np.uint8), homography
 
 
 def yolo_lines(scene: Scene) -> str:

@@ -1,0 +1,117 @@
+"""``feltwatch watch SOURCE``: run the vision worker on one camera and print its observations.
+
+SOURCE is a USB camera (``0``, ``usb:0``), a stream (``rtsp://...``), a video file, or ``demo``
+/ ``demo:SEED``: a rendered table playing a scripted hand (``models.synth.video``), whose zones
+are known, so it needs no ``--zones``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import asdict
+from pathlib import Path
+
+EXIT_OK, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2
+
+
+def _demo(seed: int) -> tuple[Iterator[tuple[int, object]], dict[str, object]]:
+    from models.synth.video import HandVideo, Layout, demo_script, demo_start
+
+    layout = Layout()
+    video = HandVideo(layout, demo_script(seed, expose=2), seed=seed, start=demo_start())
+    return ((f.ts_ns, f.image) for f in video.frames()), layout.zone_config()
+
+
+def _live(source: str, seconds: float | None) -> Iterator[tuple[int, object]]:
+    from vision.sources import LatestFrame
+
+    camera = LatestFrame(source).start()
+    started = time.monotonic()
+    try:
+        while seconds is None or time.monotonic() - started < seconds:
+            frame = camera.take(timeout_s=1.0)
+            if frame is None:
+                if camera.state != "connected":
+                    print(f"camera: {camera.state}: {camera.error}", file=sys.stderr)
+                continue
+            yield frame.ts_ns, frame.image
+    finally:
+        camera.stop()
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    import yaml
+
+    from vision.recognise import Recogniser
+    from vision.sources import CameraError, video_frames
+    from vision.worker import VisionWorker
+    from vision.zones import ZoneError, ZoneMap
+
+    source: str = args.source
+    if source == "demo" or source.startswith("demo:"):
+        frames, config = _demo(int(source.partition(":")[2] or 1))
+    else:
+        if args.zones is None:
+            print(
+                "--zones: needed for a camera or a file (write it with feltwatch calibrate)",
+                file=sys.stderr,
+            )
+            return EXIT_BAD_INPUT
+        try:
+            config = yaml.safe_load(Path(args.zones).read_text())
+        except (OSError, yaml.YAMLError) as exc:
+            print(f"{args.zones}: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        if Path(source).is_file():
+            frames = ((f.ts_ns, f.image) for f in video_frames(source))
+        else:
+            frames = _live(source, args.seconds)
+    try:
+        zones = ZoneMap.from_config(config)
+    except ZoneError as exc:
+        print(f"{args.zones or source}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    worker = VisionWorker(args.camera, Recogniser(), zones.zone_of)
+    try:
+        for ts_ns, image in frames:
+            for observation in worker.process(image, ts_ns):  # type: ignore[arg-type]
+                row = {"type": type(observation).__name__, **asdict(observation)}
+                if "counts" in row:
+                    row["counts"] = {str(k): v for k, v in row["counts"].items()}
+                print(json.dumps(row) if args.json else _line(row), flush=True)
+    except CameraError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_UNUSABLE
+    except KeyboardInterrupt:
+        pass
+    stats = worker.stats
+    print(
+        f"{stats.frames} frames, {stats.passes} detection passes, {stats.tiles_read} tiles "
+        f"read, {1000 * stats.busy_s / max(1, stats.frames):.1f} ms a frame",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+def _line(row: dict[str, object]) -> str:
+    seconds = int(row.pop("ts_ns")) / 1e9  # type: ignore[call-overload]
+    kind = row.pop("type")
+    row.pop("camera")
+    details = " ".join(f"{k}={v}" for k, v in row.items() if v is not None)
+    return f"{seconds:8.2f}s  {kind:<13} {details}"
+
+
+def add_watch_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = commands.add_parser("watch", help="run the vision worker on a camera, file or demo table")
+    p.add_argument(
+        "source", metavar="SOURCE", help="usb:N, rtsp://..., a video file, or demo[:SEED]"
+    )
+    p.add_argument("--zones", help="zone configuration (YAML, from feltwatch calibrate)")
+    p.add_argument("--camera", default="overhead", help="camera name in the observations")
+    p.add_argument("--seconds", type=float, help="stop a live source after this long")
+    p.add_argument("--json", action="store_true", help="one JSON observation per line")
+    p.set_defaults(run=cmd_watch)

@@ -1,0 +1,205 @@
+"""Evaluate the committed models (run time path: onnxruntime + OpenCV), one command:
+
+    make eval        (= .venv/bin/python -m models.eval [--scenes 60] [--json OUT])
+
+1. Real photos, ``../shared/data/cards-real/*/test`` (never used to train or tune): the card
+   identity precision and recall per image (a predicted card counts when its name is one of the
+   image's true cards), and mAP50 over the 52 card classes.
+2. Rendered 1920 x 1080 table views with cards about 50 pixels wide (the product's scale), from
+   a seed no training run uses: the same, plus card backs, chips (box and colour) and hands.
+3. Real chip photos (PokeVisor crops): colour -> denomination accuracy with the default chip set,
+   and with the chip set calibrated from the other photos of the set (leave one out), which is
+   what an installer's calibration does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import DECK
+from models.real import REAL, real_boxes
+from models.synth.scene import BACK, CARD, CHIP, HAND, render
+from vision.chips import ChipColour, ChipReader
+from vision.recognise import Recogniser, Sighting
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", FutureWarning)
+    import supervision as sv
+    from supervision.metrics import MeanAveragePrecision
+
+EVAL_SEED = 424242
+"""Rendered views for evaluation: training renders seeds 0 and 1 (models.synth, identity)."""
+CHIPS_REAL = REAL.parent / "chips-real" / "PokeVisor"
+
+
+class Tally:
+    """Card identity precision and recall, per image and summed, and mAP50 by class."""
+
+    def __init__(self, classes: list[str]) -> None:
+        self.classes = classes
+        self.tp = self.fp = self.fn = 0
+        self.per_image: list[tuple[float, float]] = []
+        self.predictions: list[sv.Detections] = []
+        self.targets: list[sv.Detections] = []
+
+    def add(
+        self,
+        predicted: list[tuple[str, float, tuple[float, ...]]],
+        truth: list[tuple[str, tuple[float, ...]]],
+    ) -> None:
+        """``predicted``: (name, score, box); ``truth``: (name, box)."""
+        names = {name for name, _, _ in predicted}
+        true = {name for name, _ in truth}
+        tp = len(names & true)
+        self.tp += tp
+        self.fp += len(names - true)
+        self.fn += len(true - names)
+        self.per_image.append((tp / len(names) if names else 1.0, tp / len(true) if true else 1.0))
+        self.predictions.append(self._detections([(n, s, b) for n, s, b in predicted]))
+        self.targets.append(self._detections([(n, 1.0, b) for n, b in truth]))
+
+    def _detections(self, rows: list[tuple[str, float, tuple[float, ...]]]) -> sv.Detections:
+        rows = [r for r in rows if r[0] in self.classes]
+        if not rows:
+            return sv.Detections.empty()
+        return sv.Detections(
+            xyxy=np.array([b for _, _, b in rows], np.float32).reshape(-1, 4),
+            confidence=np.array([s for _, s, _ in rows], np.float32),
+            class_id=np.array([self.classes.index(n) for n, _, _ in rows], int),
+        )
+
+    def result(self) -> dict[str, float]:
+        metric = MeanAveragePrecision()
+        metric.update(self.predictions, self.targets)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ap = metric.compute()
+        per_p = [p for p, _ in self.per_image]
+        per_r = [r for _, r in self.per_image]
+        return {
+            "images": len(self.per_image),
+            "precision": round(self.tp / max(1, self.tp + self.fp), 4),
+            "recall": round(self.tp / max(1, self.tp + self.fn), 4),
+            "precision_per_image_mean": round(float(np.mean(per_p)), 4) if per_p else 0.0,
+            "recall_per_image_mean": round(float(np.mean(per_r)), 4) if per_r else 0.0,
+            "mAP50": round(float(ap.map50), 4),
+        }
+
+
+def _cards(sightings: list[Sighting]) -> list[tuple[str, float, tuple[float, ...]]]:
+    return [(s.card, s.conf * s.card_conf, s.box) for s in sightings if s.card]
+
+
+def real_test(recogniser: Recogniser) -> dict[str, float]:
+    tally = Tally(list(DECK))
+    for image_path, boxes in real_boxes("test"):
+        image = cv2.imread(str(image_path))
+        tally.add(_cards(recogniser.image(image)), boxes)
+    return tally.result()
+
+
+def synthetic(recogniser: Recogniser, scenes: int) -> dict[str, object]:
+    cards = Tally(list(DECK))
+    kinds = {name: Tally([name]) for name in ("card_back", "chip", "hand")}
+    colour_right = colour_total = 0
+    started = time.perf_counter()
+    for i in range(scenes):
+        rng = random.Random(EVAL_SEED + i)
+        scene = render(
+            rng,
+            1920,
+            1080,
+            card_px=rng.uniform(45, 60),
+            cards_up=rng.randint(4, 10),
+            cards_down=rng.randint(2, 8),
+            chip_piles=rng.randint(2, 6),
+            hands=rng.randint(0, 1),
+        )
+        seen = recogniser.frame(scene.image)
+        cards.add(_cards(seen), [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD])
+        for name, cls in (("card_back", BACK), ("chip", CHIP), ("hand", HAND)):
+            kinds[name].add(
+                [(name, s.conf, s.box) for s in seen if s.kind == name],
+                [(name, lb.box) for lb in scene.labels if lb.cls == cls],
+            )
+        chips = [s for s in seen if s.kind == "chip"]
+        for label in (lb for lb in scene.labels if lb.cls == CHIP):
+            best = max(chips, key=lambda s: _iou(s.box, label.box), default=None)
+            if best is not None and _iou(best.box, label.box) >= 0.5:
+                colour_total += 1
+                colour_right += best.colour == label.name
+    out: dict[str, object] = {"cards": cards.result()}
+    for name, tally in kinds.items():
+        result = tally.result()
+        out[name] = {"mAP50": result["mAP50"], "recall": result["recall"]}
+    out["chip_colour_accuracy"] = round(colour_right / max(1, colour_total), 4)
+    out["seconds_per_frame"] = round((time.perf_counter() - started) / max(1, scenes), 3)
+    return out
+
+
+def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / union if union > 0 else 0.0
+
+
+def real_chips() -> dict[str, object]:
+    """Colour accuracy on the real chip crops: default chip set, then leave-one-out calibrated."""
+    items = [
+        (p.parent.name, cv2.imread(str(p)))
+        for p in sorted(CHIPS_REAL.glob("crops/*/*.jpg"))
+        if p.parent.name != "unknown"
+    ]
+    default = ChipReader()
+    right_default = sum(default.read(img).name == colour for colour, img in items)
+    bodies = [default.body_colour(img) for _, img in items]
+    right_calibrated = 0
+    for i, (colour, img) in enumerate(items):
+        samples: dict[str, list[np.ndarray]] = {}
+        for j, (other, _) in enumerate(items):
+            if j != i:
+                samples.setdefault(other, []).append(bodies[j])
+        chip_set = tuple(
+            ChipColour(name, tuple(int(v) for v in np.median(s, axis=0)), 1)  # type: ignore[arg-type]
+            for name, s in samples.items()
+        )
+        right_calibrated += ChipReader(chip_set).read(img).name == colour
+    return {
+        "crops": len(items),
+        "colours": dict(Counter(colour for colour, _ in items)),
+        "accuracy_default_chip_set": round(right_default / max(1, len(items)), 4),
+        "accuracy_calibrated_leave_one_out": round(right_calibrated / max(1, len(items)), 4),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scenes", type=int, default=60)
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+    recogniser = Recogniser()
+    report = {
+        "real_test": real_test(recogniser),
+        "synthetic_1080p": synthetic(recogniser, args.scenes),
+        "real_chip_colours": real_chips(),
+    }
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""Train the card identity classifier and export it to ONNX (the ``train`` extra).
+
+    .venv-train/bin/python -m models.train_identity --data build/identity --minutes 60
+
+A small CNN (about 0.65 M parameters, a factorised rank / suit / none head) on ``CROP_PX``
+crops (``models.identity_data``): every batch is part rendered, part real photos, each turned
+by a random quarter turn and jittered in light and focus. The epoch with the best accuracy on
+the real ``valid`` crops (ties: rendered validation crops) is exported to
+``models/identity.onnx`` with the class names in its metadata.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from models.identity_data import LABELS
+from models.real import ROOT
+from vision.identity import CROP_PX
+
+REAL_SHARE = 0.35
+"""Share of real crops in each training batch."""
+
+
+def network():  # type: ignore[no-untyped-def]
+    """The CNN with a factorised head: rank (13), suit (4) and ``none`` are learnt apart, so
+    every ace teaches the ace whatever its suit; the output is the log-probability of each of
+    the 53 labels (``P(card) = (1 - P(none)) P(rank) P(suit)``)."""
+    import torch
+    import torch.nn as nn
+
+    def block(cin: int, cout: int, stride: int) -> list[nn.Module]:
+        return [
+            nn.Conv2d(cin, cout, 3, stride, 1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        ]
+
+    class Factorised(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = body
+            self.head = nn.Linear(192, 13 + 4 + 1)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            z = self.head(self.body(x))
+            rank = torch.log_softmax(z[:, :13], dim=1)
+            suit = torch.log_softmax(z[:, 13:17], dim=1)
+            none = torch.nn.functional.logsigmoid(z[:, 17:18])
+            face = torch.nn.functional.logsigmoid(-z[:, 17:18])
+            # DECK order is suit-major: "2c", "3c", ..., "Ac", "2d", ...
+            cards = (suit[:, :, None] + rank[:, None, :]).reshape(-1, 52) + face
+            return torch.cat([cards, none], dim=1)
+
+    body = nn.Sequential(
+        *block(3, 24, 2),  # 40
+        *block(24, 48, 2),  # 20
+        *block(48, 48, 1),
+        *block(48, 96, 2),  # 10
+        *block(96, 96, 1),
+        *block(96, 192, 2),  # 5
+        *block(192, 192, 1),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.2),
+    )
+    return Factorised()
+
+
+def augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Quarter turns, light, contrast, colour cast, blur and noise on a batch (BGR uint8)."""
+    out = np.empty_like(crops, dtype=np.float32)
+    import cv2
+
+    for i, crop in enumerate(crops):
+        img = np.rot90(crop, int(rng.integers(4))).astype(np.float32)
+        if rng.random() < 0.3:
+            img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.5)))
+        if rng.random() < 0.3:  # lower resolution, as a far camera sees it
+            small = int(rng.integers(24, CROP_PX))
+            img = cv2.resize(
+                cv2.resize(img, (small, small), interpolation=cv2.INTER_AREA), (CROP_PX, CROP_PX)
+            )
+        gain = rng.uniform(0.6, 1.3) * rng.uniform(0.9, 1.1, 3)
+        mean = img.mean()
+        img = (img - mean) * rng.uniform(0.7, 1.3) + mean
+        img = img * gain + rng.normal(0, rng.uniform(0, 8), img.shape)
+        out[i] = img
+    return np.clip(out, 0, 255)
+
+
+def to_tensor(batch: np.ndarray):  # type: ignore[no-untyped-def]
+    import torch
+
+    rgb = batch[..., ::-1].transpose(0, 3, 1, 2) / 255.0
+    return torch.from_numpy(np.ascontiguousarray(rgb, dtype=np.float32))
+
+
+def accuracy(model, crops: np.ndarray, labels: np.ndarray) -> float:  # type: ignore[no-untyped-def]
+    import torch
+
+    model.eval()
+    right = 0
+    with torch.no_grad():
+        for i in range(0, len(crops), 256):
+            logits = model(to_tensor(crops[i : i + 256].astype(np.float32)))
+            right += int((logits.argmax(1).numpy() == labels[i : i + 256]).sum())
+    model.train()
+    return right / max(1, len(crops))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=ROOT / "build" / "identity")
+    parser.add_argument("--minutes", type=float, default=60)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=ROOT / "models" / "identity.onnx")
+    args = parser.parse_args()
+    import torch
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    train, val = np.load(args.data / "train.npz"), np.load(args.data / "val.npz")
+    tx, ty, treal = train["crops"], train["labels"].astype(np.int64), train["real"]
+    vx, vy, vreal = val["crops"], val["labels"].astype(np.int64), val["real"]
+    synth_idx, real_idx = np.flatnonzero(~treal), np.flatnonzero(treal)
+    print(f"train: {len(synth_idx)} rendered + {len(real_idx)} real; val: {len(vy)}", flush=True)
+    model = network()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
+    loss_fn = torch.nn.NLLLoss()  # the network outputs log-probabilities
+    steps_per_epoch = max(1, len(tx) // args.batch)
+    budget_s = args.minutes * 60
+    start = time.monotonic()
+    best: tuple[float, float] = (-1.0, -1.0)
+    best_state = None
+    history = []
+    epoch = 0
+    n_real = int(args.batch * REAL_SHARE)
+    while time.monotonic() - start < budget_s:
+        epoch += 1
+        for _ in range(steps_per_epoch):
+            elapsed = (time.monotonic() - start) / budget_s
+            for group in optimiser.param_groups:  # cosine decay over the time budget
+                group["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * min(1.0, elapsed)))
+            pick = np.concatenate(
+                [rng.choice(real_idx, n_real), rng.choice(synth_idx, args.batch - n_real)]
+            )
+            batch = to_tensor(augment(tx[pick], rng))
+            loss = loss_fn(model(batch), torch.from_numpy(ty[pick]))
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            if time.monotonic() - start >= budget_s:
+                break
+        real_acc = accuracy(model, vx[vreal], vy[vreal])
+        synth_acc = accuracy(model, vx[~vreal], vy[~vreal])
+        history.append(
+            {"epoch": epoch, "loss": float(loss.detach()), "real": real_acc, "synth": synth_acc}
+        )
+        print(json.dumps(history[-1]), flush=True)
+        if (real_acc, synth_acc) > best:
+            best = (real_acc, synth_acc)
+            best_state = {k: v.clone() for k, v in model.state_dict().items()}
+    assert best_state is not None
+    model.load_state_dict(best_state)
+    model.eval()
+    export(model, args.out)
+    (args.data / "history.json").write_text(json.dumps(history, indent=1))
+    print(f"best real valid {best[0]:.4f}, rendered valid {best[1]:.4f} -> {args.out}")
+    return 0
+
+
+def export(model, out: Path) -> None:  # type: ignore[no-untyped-def]
+    import onnx
+    import torch
+
+    tmp = out.with_suffix(".tmp.onnx")
+    torch.onnx.export(
+        model,
+        torch.zeros(1, 3, CROP_PX, CROP_PX),
+        str(tmp),
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    proto = onnx.load(str(tmp))
+    entry = proto.metadata_props.add()
+    entry.key, entry.value = "names", ",".join(LABELS)
+    onnx.save(proto, str(out))
+    os.remove(tmp)
+    shutil.rmtree(tmp.with_suffix(".data"), ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""The observer's logic on a rendered hand, fed the renderer's own ground truth as sightings
+(the detector is left out here: tests/vision/test_worker.py runs the real models)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.observations import (
+    CardAppeared,
+    CardGone,
+    CardMoved,
+    ChipsInZone,
+    DealerHand,
+    Face,
+    Observation,
+)
+from models.synth.video import Clear, Deal, HandVideo, Layout, Move, Pause, demo_script, demo_start
+from vision.observer import Observer
+from vision.recognise import Sighting
+from vision.zones import ZoneMap
+
+DENOMINATIONS = {"gray": 1, "red": 5, "blue": 10, "green": 25, "black": 100}
+LAYOUT = Layout(frame=(960, 540))  # ground truth needs no resolution: a quick render
+
+
+def oracle(objects) -> list[Sighting]:  # type: ignore[no-untyped-def]
+    out = []
+    for o in objects:
+        if o.kind == "card":
+            out.append(Sighting("card", 0.9, o.box, o.name, 0.95))
+        elif o.kind == "chip":
+            out.append(
+                Sighting("chip", 0.9, o.box, colour=o.name, denomination=DENOMINATIONS[o.name])
+            )
+        else:
+            out.append(Sighting(o.kind, 0.9, o.box))
+    return out
+
+
+def observe(video: HandVideo, every: int = 3) -> list[Observation]:
+    observer = Observer("overhead", ZoneMap.from_config(LAYOUT.zone_config()).zone_of)
+    out: list[Observation] = []
+    for frame in video.frames():
+        if frame.index % every == 0:
+            out.extend(observer.update(oracle(frame.objects), frame.ts_ns))
+    return out
+
+
+@cache
+def demo_hand() -> tuple[Observation, ...]:
+    video = HandVideo(LAYOUT, demo_script(1, expose=2), seed=1, start=demo_start())
+    return tuple(observe(video))
+
+
+def cards(observations) -> list[tuple[str, ...]]:  # type: ignore[no-untyped-def]
+    out = []
+    for o in observations:
+        if isinstance(o, CardAppeared):
+            out.append(("appeared", o.zone, o.face.value, o.card or "-"))
+        elif isinstance(o, CardMoved):
+            out.append(("moved", o.source, o.zone, o.face.value))
+        elif isinstance(o, CardGone):
+            out.append(("gone", o.zone))
+    return out
+
+
+def test_a_scripted_hand_is_observed_deal_by_deal() -> None:
+    script = demo_script(1, expose=2)
+    board = [s.card for s in script if isinstance(s, Deal) and s.zone == "board"]
+    exposed = next(s.card for s in script if isinstance(s, Deal) and s.face == "up")
+    expected = [("appeared", f"seat:{seat}", "down", "-") for seat in range(1, 7)] * 2
+    expected[1] = ("appeared", "seat:2", "up", exposed)  # seat 2's first card came out face up
+    expected += [("moved", "seat:3", "muck", "down")] * 2  # seat 3 folds
+    expected += [("appeared", "burn", "down", "-")]
+    expected += [("appeared", "board", "up", card) for card in board[:3]]
+    expected += [("appeared", "burn", "down", "-"), ("appeared", "board", "up", board[3])]
+    expected += [("appeared", "burn", "down", "-"), ("appeared", "board", "up", board[4])]
+    assert cards(demo_hand()) == expected
+
+
+def test_chips_are_counted_by_zone_and_denomination_through_bets_and_the_push() -> None:
+    chips = [(o.zone, dict(o.counts)) for o in demo_hand() if isinstance(o, ChipsInZone)]
+    start = [(f"stack:{seat}", {5: 2, 25: 4}) for seat in range(1, 7)]
+    assert chips == [
+        *start,
+        ("stack:1", {5: 2, 25: 2}),
+        ("bet:1", {25: 2}),
+        ("stack:2", {5: 2, 25: 2}),
+        ("bet:2", {25: 2}),
+        ("bet:1", {}),
+        ("pot", {25: 2}),
+        ("bet:2", {}),
+        ("pot", {25: 4}),
+        ("pot", {}),
+        ("stack:1", {5: 2, 25: 6}),  # the pot pushed to seat 1
+    ]
+    assert [o.amount for o in demo_hand() if isinstance(o, ChipsInZone)][-1] == 160
+
+
+def test_the_dealers_hand_comes_and_goes() -> None:
+    hands = [o for o in demo_hand() if isinstance(o, DealerHand)]
+    assert hands and hands[0].present
+    assert sum(o.present for o in hands) == sum(not o.present for o in hands)
+
+
+def test_a_card_put_back_is_not_reported_and_cards_cleared_away_are_gone() -> None:
+    script = [
+        Deal("As", "seat:1"),
+        Deal("Kd", "seat:2"),
+        Pause(0.5),
+        Move("As", "seat:1"),
+        Pause(0.5),
+        Clear(),
+        Pause(3.0),
+    ]
+    video = HandVideo(LAYOUT, script, seed=2)
+    assert cards(observe(video)) == [
+        ("appeared", "seat:1", "down", "-"),
+        ("appeared", "seat:2", "down", "-"),
+        ("gone", "seat:1"),  # gathered up together and taken off the table
+        ("gone", "seat:2"),
+    ]
+
+
+def test_observations_are_timestamped_by_the_frames_and_typed() -> None:
+    observations = demo_hand()
+    assert [o.ts_ns for o in observations] == sorted(o.ts_ns for o in observations)
+    assert all(o.camera == "overhead" for o in observations)
+    face_up = [o for o in observations if isinstance(o, CardAppeared) and o.face == Face.UP]
+    assert all(o.card and 0 < o.conf <= 1 for o in face_up)

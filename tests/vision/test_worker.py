@@ -1,0 +1,84 @@
+"""The whole vision worker with the committed models on rendered 1080p frames of a scripted
+deal: hole cards face down to each seat (one dealt face up: exposed), a fold to the muck, burn
+and flop, burn and turn, bets into the pot and the push."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.observations import CardAppeared, CardMoved, ChipsInZone, Observation
+from models.synth.video import Chips, Deal, HandVideo, Layout, Move, Pause, Step
+from vision.recognise import Recogniser
+from vision.worker import VisionWorker
+from vision.zones import ZoneMap
+
+LAYOUT = Layout(seats=3)
+SCRIPT: list[Step] = [
+    Deal("7c", "seat:1"),
+    Deal("Ah", "seat:2", "up"),  # a hole card out of the shoe face up
+    Deal("2d", "seat:3"),
+    Deal("9s", "seat:1"),
+    Deal("Kd", "seat:2"),
+    Deal("5h", "seat:3"),
+    Chips("stack:1", "bet:1", {25: 2}),
+    Move("2d", "muck"),  # seat 3 folds
+    Move("5h", "muck"),
+    Chips("bet:1", "pot", {25: 2}),
+    Deal("3c", "burn"),
+    Deal("Qs", "board", "up"),
+    Deal("Jh", "board", "up"),
+    Deal("4d", "board", "up"),
+    Deal("8c", "burn"),
+    Deal("Td", "board", "up"),
+    Chips("pot", "stack:2", {25: 2}),  # the push
+    Pause(0.3),
+]
+
+
+@cache
+def observed() -> tuple[Observation, ...]:
+    video = HandVideo(LAYOUT, SCRIPT, seed=11, start={"stack:1": {25: 3}})
+    zones = ZoneMap.from_config(LAYOUT.zone_config())
+    worker = VisionWorker("overhead", Recogniser(), zones.zone_of)
+    out: list[Observation] = []
+    for frame in video.frames():
+        out.extend(worker.process(frame.image, frame.ts_ns))
+    return tuple(out)
+
+
+def test_each_card_is_observed_where_it_lands_face_down_or_named() -> None:
+    cards = []
+    for o in observed():
+        if isinstance(o, CardAppeared):
+            cards.append((o.zone, o.face.value, o.card))
+        elif isinstance(o, CardMoved):
+            cards.append((f"{o.source}->{o.zone}", o.face.value, o.card))
+    assert cards == [
+        ("seat:1", "down", None),
+        ("seat:2", "up", "Ah"),  # the exposed hole card, named
+        ("seat:3", "down", None),
+        ("seat:1", "down", None),
+        ("seat:2", "down", None),
+        ("seat:3", "down", None),
+        ("seat:3->muck", "down", None),
+        ("seat:3->muck", "down", None),
+        ("burn", "down", None),
+        ("board", "up", "Qs"),
+        ("board", "up", "Jh"),
+        ("board", "up", "4d"),
+        ("burn", "down", None),
+        ("board", "up", "Td"),
+    ]
+
+
+def test_chips_are_followed_from_the_stack_to_the_bet_the_pot_and_the_winner() -> None:
+    chips = [(o.zone, o.amount) for o in observed() if isinstance(o, ChipsInZone)]
+    assert chips == [
+        ("stack:1", 75),
+        ("stack:1", 25),
+        ("bet:1", 50),
+        ("bet:1", 0),
+        ("pot", 50),
+        ("pot", 0),
+        ("stack:2", 50),
+    ]

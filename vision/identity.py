@@ -1,0 +1,91 @@
+"""The card identity classifier: names a face-up card from a full-resolution crop of its box.
+
+The detector finds cards at low resolution (a tile of 320 pixels); the name comes from the
+original pixels of the box, squared and scaled to ``CROP_PX``. The model is a small CNN
+(``models/train_identity.py``) with one input ``crops`` [N, 3, CROP_PX, CROP_PX] (RGB, 0..1) and
+one output [N, 53] of logits: the 52 cards in ``engine.cards.DECK`` order, then ``none`` (not a
+card face: a back, a chip, a hand, the felt), which the worker drops.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+
+import onnxruntime as ort
+
+CROP_PX = 80
+"""Side of the square crop the classifier reads."""
+MARGIN = 0.08
+"""Context around the box, as a fraction of its longer side, on each side."""
+NONE = "none"
+
+
+def card_crop(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The square ``CROP_PX`` crop of ``box`` (x1, y1, x2, y2) in ``image`` (BGR), centred on
+    the box, with ``MARGIN`` of context; edges beyond the image repeat its border."""
+    x1, y1, x2, y2 = box
+    side = max(4, round(max(x2 - x1, y2 - y1) * (1 + 2 * MARGIN)))
+    h, w = image.shape[:2]
+    cx, cy = min(max((x1 + x2) / 2, 0), w), min(max((y1 + y2) / 2, 0), h)
+    left, top = round(cx - side / 2), round(cy - side / 2)
+    cl, ct = min(max(left, 0), w - 1), min(max(top, 0), h - 1)
+    cr, cb = min(max(left + side, cl + 1), w), min(max(top + side, ct + 1), h)
+    region = image[ct:cb, cl:cr]
+    if region.shape[:2] != (side, side):
+        region = cv2.copyMakeBorder(
+            region,
+            ct - top,
+            side - (ct - top) - region.shape[0],
+            cl - left,
+            side - (cl - left) - region.shape[1],
+            cv2.BORDER_REPLICATE,
+        )
+    shrink = side > CROP_PX
+    return cv2.resize(
+        region, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    card: str
+    """``"As"``… or ``NONE``."""
+    conf: float
+
+
+class IdentityClassifier:
+    def __init__(self, model: Path, *, threads: int = 1) -> None:
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.names: list[str] = meta["names"].split(",")
+        self.input = self.session.get_inputs()[0].name
+
+    def __call__(
+        self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]
+    ) -> list[Identity]:
+        """The name of the card in each box of ``image`` (BGR, original resolution)."""
+        if not boxes:
+            return []
+        crops = np.stack([card_crop(image, box) for box in boxes])
+        return self.classify(crops)
+
+    def classify(self, crops: np.ndarray) -> list[Identity]:
+        """Names for ``crops`` [N, CROP_PX, CROP_PX, 3] (BGR, uint8)."""
+        blob = np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32)
+        (logits,) = self.session.run(None, {self.input: blob / 255.0})
+        logits = logits - logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)
+        best = probs.argmax(axis=1)
+        return [Identity(self.names[int(k)], float(probs[i, k])) for i, k in enumerate(best)]

@@ -1,0 +1,221 @@
+"""From tracks to debounced observations in table zones (``engine.observations``).
+
+A card is reported once it has rested in the same zone with the same face for ``settle_passes``
+detection passes (a card sliding across the felt is not reported at every zone it crosses):
+first as ``CardAppeared``, later as ``CardMoved`` (another zone) or ``CardTurned`` (other face),
+and ``CardGone`` once the tracker gives it up. Chips are counted per zone by denomination and
+reported when a zone's count has changed and held; a dealer's hand when it enters or leaves.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.observations import (
+    OFF_TABLE,
+    CardAppeared,
+    CardGone,
+    CardMoved,
+    CardTurned,
+    ChipsInZone,
+    DealerHand,
+    Face,
+    Observation,
+)
+from vision.recognise import BACK, CARD, CHIP, HAND, Sighting
+from vision.tracker import Track, Tracker
+
+ZoneOf = Callable[[tuple[float, float]], str | None]
+
+
+@dataclass(slots=True)
+class _CardState:
+    candidate: tuple[str, Face] | None = None
+    passes: int = 0
+    """Consecutive passes at rest in ``candidate``."""
+    centre: tuple[float, float] | None = None
+    settled: tuple[str, Face] | None = None
+    reported_card: str | None = None
+    card_id: int = 0
+    """The id reported for this physical card (the first track's id, kept across a move)."""
+    unseen: int = 0
+    """Consecutive passes the tracker did not match this card."""
+
+
+@dataclass(slots=True)
+class _Departure:
+    state: _CardState
+    ts_ns: int
+
+
+class Observer:
+    def __init__(
+        self,
+        camera: str,
+        zone_of: ZoneOf,
+        *,
+        settle_passes: int = 3,
+        depart_passes: int = 2,
+        move_window_ns: int = 2_500_000_000,
+        rest_fraction: float = 0.15,
+        tracker: Tracker | None = None,
+    ) -> None:
+        """``depart_passes``: passes a resting card may be unseen before it counts as picked up;
+        ``move_window_ns``: how long a picked-up card may travel before it lands elsewhere (then
+        it is ``CardMoved``; if nothing lands, ``CardGone``); ``rest_fraction``: how far (of the
+        card's size) its centre may shift between passes and still be at rest."""
+        self.camera = camera
+        self.zone_of = zone_of
+        self.settle_passes = settle_passes
+        self.depart_passes = depart_passes
+        self.move_window_ns = move_window_ns
+        self.rest_fraction = rest_fraction
+        self.tracker = tracker or Tracker()
+        self._cards: dict[int, _CardState] = {}
+        self._departed: list[_Departure] = []
+        self._chips: dict[str, Counter[int]] = {}
+        self._chip_candidate: dict[str, tuple[Counter[int], int]] = {}
+        self._hands: dict[str, tuple[bool, int]] = {}
+        self._hand_reported: dict[str, bool] = {}
+
+    def zone(self, box: tuple[float, float, float, float]) -> str:
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        return self.zone_of(centre) or OFF_TABLE
+
+    def update(self, sightings: list[Sighting], ts_ns: int) -> list[Observation]:
+        """One detection pass over the whole frame (every object in view)."""
+        out: list[Observation] = []
+        matched = self.tracker.update([s for s in sightings if s.kind in (CARD, BACK)], ts_ns)
+        seen = set()
+        for track, sighting in matched:
+            seen.add(track.id)
+            out.extend(self._card(track, sighting, ts_ns))
+        for track_id, state in list(self._cards.items()):
+            if track_id in seen:
+                continue
+            state.unseen += 1
+            state.passes = 0
+            if track_id not in self.tracker.tracks or state.unseen >= self.depart_passes:
+                del self._cards[track_id]
+                if state.settled is not None:
+                    self._departed.append(_Departure(state, ts_ns))
+        while self._departed and ts_ns - self._departed[0].ts_ns > self.move_window_ns:
+            gone = self._departed.pop(0).state
+            assert gone.settled is not None
+            out.append(
+                CardGone(ts_ns=ts_ns, camera=self.camera, track=gone.card_id, zone=gone.settled[0])
+            )
+        out.extend(self._chip_counts([s for s in sightings if s.kind == CHIP], ts_ns))
+        out.extend(self._dealer_hands([s for s in sightings if s.kind == HAND], ts_ns))
+        return out
+
+    def _at_rest(self, state: _CardState, box: tuple[float, float, float, float]) -> bool:
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        before, state.centre = state.centre, centre
+        if before is None:
+            return False
+        size = max(box[2] - box[0], box[3] - box[1])
+        return abs(centre[0] - before[0]) + abs(centre[1] - before[1]) <= self.rest_fraction * size
+
+    def _arrival(self, face: Face, card: str | None) -> _CardState | None:
+        """The picked-up card that this newly resting one is: the latest departure with the
+        same face and (face up) the same identity."""
+        for i in range(len(self._departed) - 1, -1, -1):
+            state = self._departed[i].state
+            assert state.settled is not None
+            if state.settled[1] == face and (face == Face.DOWN or state.reported_card == card):
+                return self._departed.pop(i).state
+        for i in range(len(self._departed) - 1, -1, -1):  # turned over while carried
+            state = self._departed[i].state
+            if face == Face.UP or state.settled is None or state.settled[1] == Face.DOWN:
+                return self._departed.pop(i).state
+        return None
+
+    def _card(self, track: Track, sighting: Sighting, ts_ns: int) -> list[Observation]:
+        state = self._cards.get(track.id)
+        if state is None:
+            state = self._cards[track.id] = _CardState(card_id=track.id)
+        state.unseen = 0
+        where = (self.zone(sighting.box), Face.UP if sighting.kind == CARD else Face.DOWN)
+        if not self._at_rest(state, sighting.box):
+            state.passes = 0
+            return []
+        if where != state.candidate:
+            state.candidate, state.passes = where, 1
+        else:
+            state.passes += 1
+        card, share = track.card if where[1] == Face.UP else (None, sighting.conf)
+        if state.passes < self.settle_passes or (where[1] == Face.UP and card is None):
+            return []
+        if where == state.settled:
+            if where[1] == Face.UP and card != state.reported_card:  # the vote changed its mind
+                state.reported_card = card
+                return [
+                    CardTurned(
+                        ts_ns=ts_ns,
+                        camera=self.camera,
+                        track=state.card_id,
+                        zone=where[0],
+                        face=where[1],
+                        card=card,
+                        conf=share,
+                    )
+                ]
+            return []
+        before = state.settled
+        if before is None:  # newly at rest: a card dealt, or one that was carried here
+            earlier = self._arrival(where[1], card)
+            if earlier is not None:
+                state.card_id, before = earlier.card_id, earlier.settled
+        state.settled, state.reported_card = where, card
+        common = {
+            "ts_ns": ts_ns,
+            "camera": self.camera,
+            "track": state.card_id,
+            "zone": where[0],
+            "face": where[1],
+            "card": card,
+            "conf": share,
+        }
+        if before is None:
+            return [CardAppeared(**common)]  # type: ignore[arg-type]
+        if before[0] != where[0]:
+            return [CardMoved(source=before[0], **common)]  # type: ignore[arg-type]
+        if before[1] != where[1]:
+            return [CardTurned(**common)]  # type: ignore[arg-type]
+        return []  # picked up and put back where it was
+
+    def _chip_counts(self, chips: list[Sighting], ts_ns: int) -> list[Observation]:
+        counts: dict[str, Counter[int]] = {}
+        for chip in chips:
+            if chip.denomination is not None:
+                counts.setdefault(self.zone(chip.box), Counter())[chip.denomination] += 1
+        out: list[Observation] = []
+        for zone in set(counts) | set(self._chips) | set(self._chip_candidate):
+            now = counts.get(zone, Counter())
+            candidate, passes = self._chip_candidate.get(zone, (None, 0))
+            passes = passes + 1 if candidate == now else 1
+            self._chip_candidate[zone] = (now, passes)
+            if passes == self.settle_passes and now != self._chips.get(zone, Counter()):
+                self._chips[zone] = now
+                out.append(
+                    ChipsInZone(
+                        ts_ns=ts_ns, camera=self.camera, zone=zone, counts=dict(sorted(now.items()))
+                    )
+                )
+        return sorted(out, key=lambda o: o.zone)  # type: ignore[attr-defined]
+
+    def _dealer_hands(self, hands: list[Sighting], ts_ns: int) -> list[Observation]:
+        present = {self.zone(h.box) for h in hands}
+        out: list[Observation] = []
+        for zone in sorted(present | set(self._hands)):
+            now = zone in present
+            candidate, passes = self._hands.get(zone, (False, 0))
+            passes = passes + 1 if candidate == now else 1
+            self._hands[zone] = (now, passes)
+            if passes == min(2, self.settle_passes) and now != self._hand_reported.get(zone, False):
+                self._hand_reported[zone] = now
+                out.append(DealerHand(ts_ns=ts_ns, camera=self.camera, present=now, zone=zone))
+        return out

@@ -1,0 +1,194 @@
+"""Two stages: the detector finds cards, card backs, chips and hands in 320-pixel tiles; the card
+identity classifier names each face-up card from its full-resolution crop, and the chip reader
+names each chip's colour and denomination.
+
+``Recogniser.frame`` reads a camera frame at its own resolution (tiles, optionally only those
+that changed); ``Recogniser.image`` reads a still of any size (a phone photo to a 24-megapixel
+overhead still) at a few scales, so a card is found at the scale where it is 16 to 110 pixels
+wide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.chips import DEFAULT_CHIP_SET, ChipColour, ChipReader
+from vision.detector import Detection, Detector
+from vision.identity import NONE, IdentityClassifier
+from vision.paths import DETECTOR_MODEL, IDENTITY_MODEL
+from vision.tiles import Tile, tile_grid, touches_edge
+
+Box = tuple[float, float, float, float]
+
+CARD, BACK, CHIP, HAND = "card", "card_back", "chip", "hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    kind: str
+    """``card`` (face up), ``card_back``, ``chip`` or ``hand``."""
+    conf: float
+    """The detector's confidence in the box."""
+    box: Box
+    """x1, y1, x2, y2 in the pixels of the frame or image given."""
+    card: str | None = None
+    """A face-up card's identity, when the classifier is sure enough."""
+    card_conf: float = 0.0
+    colour: str | None = None
+    denomination: int | None = None
+
+    @property
+    def label(self) -> str:
+        """What ``feltwatch detect`` prints: the card (``"As"``), ``card_back``, ``chip``,
+        ``hand``, or ``card`` for a face whose identity is not sure."""
+        return self.card if self.kind == CARD and self.card else self.kind
+
+    def as_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "label": self.label,
+            "conf": round(self.conf * (self.card_conf if self.card else 1.0), 4),
+            "box": [round(v, 1) for v in self.box],
+        }
+        if self.kind == CHIP:
+            out["colour"], out["denomination"] = self.colour, self.denomination
+        return out
+
+
+class Recogniser:
+    def __init__(
+        self,
+        detector: Path = DETECTOR_MODEL,
+        identity: Path = IDENTITY_MODEL,
+        chip_set: tuple[ChipColour, ...] = DEFAULT_CHIP_SET,
+        *,
+        threads: int = 1,
+        conf: float = 0.3,
+        card_conf: float = 0.5,
+        overlap_px: int = 64,
+    ) -> None:
+        self.detector = Detector(detector, threads=threads, conf=conf)
+        self.identity = IdentityClassifier(identity, threads=threads)
+        self.chips = ChipReader(chip_set)
+        self.tile_px = self.detector.size
+        self.overlap_px = overlap_px
+        self.card_conf = card_conf
+        self.tiles_run = 0
+
+    # -- detection ---------------------------------------------------------------------------
+
+    def grid(self, width: int, height: int) -> list[Tile]:
+        return tile_grid(width, height, self.tile_px, self.overlap_px)
+
+    def detect_tiles(self, frame: np.ndarray, tiles: Iterable[Tile]) -> list[Detection]:
+        """Detections of the given tiles of ``frame`` (read at full resolution), in frame pixels.
+        A box cut by an inner tile edge has its confidence halved, so the neighbour that holds
+        the object whole wins the merge (and the cut box still counts if none does)."""
+        h, w = frame.shape[:2]
+        out = []
+        for tile in tiles:
+            x1, y1, x2, y2 = tile.box
+            self.tiles_run += 1
+            for d in self.detector(frame[y1:y2, x1:x2]):
+                box = (d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1)
+                conf = d.conf / 2 if touches_edge(box, tile, w, h) else d.conf
+                out.append(Detection(d.label, conf, box))
+        return out
+
+    def detect_image(self, image: np.ndarray, finest_px: int = 2048) -> list[Detection]:
+        """Detections in a still of any size: the whole image at one input, then tiles of the
+        image scaled so its longer side is 2, 4, ... times the input, up to ``finest_px`` (or
+        the image's own size)."""
+        h, w = image.shape[:2]
+        longest = max(h, w)
+        found = list(self.detector(image))
+        side = self.tile_px * 2
+        while True:
+            scale = min(1.0, side / longest)
+            scaled = (
+                image
+                if scale == 1.0
+                else cv2.resize(
+                    image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
+                )
+            )
+            sh, sw = scaled.shape[:2]
+            for d in self.detect_tiles(scaled, self.grid(sw, sh)):
+                found.append(Detection(d.label, d.conf, tuple(v / scale for v in d.box)))  # type: ignore[arg-type]
+            if scale == 1.0 or side >= finest_px:
+                break
+            side *= 2
+        return merge(found)
+
+    # -- naming ------------------------------------------------------------------------------
+
+    def name(self, image: np.ndarray, detections: list[Detection]) -> list[Sighting]:
+        """Sightings for ``detections`` of ``image``: cards named, chips coloured; a face the
+        classifier calls ``none`` (not a card face) is dropped."""
+        cards = [d for d in detections if d.label == CARD]
+        identities = self.identity(image, [d.box for d in cards])
+        named = dict(zip((id(d) for d in cards), identities, strict=True))
+        out = []
+        for d in detections:
+            if d.label == CARD:
+                identity = named[id(d)]
+                if identity.card == NONE:
+                    continue
+                sure = identity.conf >= self.card_conf
+                out.append(
+                    Sighting(CARD, d.conf, d.box, identity.card if sure else None, identity.conf)
+                )
+            elif d.label == CHIP:
+                chip = self.chips.read(_crop(image, d.box))
+                out.append(
+                    Sighting(CHIP, d.conf, d.box, colour=chip.name, denomination=chip.denomination)
+                )
+            else:
+                out.append(Sighting(d.label, d.conf, d.box))
+        return out
+
+    def image(self, image: np.ndarray) -> list[Sighting]:
+        return self.name(image, self.detect_image(image))
+
+    def frame(self, frame: np.ndarray, tiles: Iterable[Tile] | None = None) -> list[Sighting]:
+        h, w = frame.shape[:2]
+        chosen = self.grid(w, h) if tiles is None else tiles
+        return self.name(frame, merge(self.detect_tiles(frame, chosen)))
+
+
+def _crop(image: np.ndarray, box: Box) -> np.ndarray:
+    h, w = image.shape[:2]
+    x1, y1 = max(0, int(box[0])), max(0, int(box[1]))
+    x2, y2 = min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3])))
+    return image[y1 : max(y2, y1 + 1), x1 : max(x2, x1 + 1)]
+
+
+def merge(detections: list[Detection], iou: float = 0.5, contain: float = 0.8) -> list[Detection]:
+    """One box per object from overlapping tiles and scales: per-class suppression at ``iou``,
+    then a box mostly inside a better box of its class (a part of a card seen at a finer
+    scale) is dropped."""
+    if not detections:
+        return []
+    boxes = [[d.box[0], d.box[1], d.box[2] - d.box[0], d.box[3] - d.box[1]] for d in detections]
+    scores = [d.conf for d in detections]
+    labels = sorted({d.label for d in detections})
+    classes = [labels.index(d.label) for d in detections]
+    keep = cv2.dnn.NMSBoxesBatched(boxes, scores, classes, 0.0, iou)
+    kept = sorted((detections[i] for i in np.array(keep, int).reshape(-1)), key=lambda d: -d.conf)
+    out: list[Detection] = []
+    for d in kept:
+        if not any(o.label == d.label and _inside(d.box, o.box) >= contain for o in out):
+            out.append(d)
+    return out
+
+
+def _inside(a: Box, b: Box) -> float:
+    """The fraction of ``a``'s area inside ``b``."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    area = max(1e-6, (a[2] - a[0]) * (a[3] - a[1]))
+    return w * h / area

@@ -1,0 +1,93 @@
+"""Multi-object tracking of the sightings: ByteTrack (roboflow/supervision) gives each physical
+object an id across detection passes; we keep, per id, what the object is (its kind and the
+votes for its identity) and where it is.
+
+supervision is pinned at 0.30: it still has ``ByteTrack`` and, unlike its successor package
+``trackers``, does not pull the desktop build of OpenCV beside the appliance's headless one.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", FutureWarning)
+    import supervision as sv
+
+from vision.recognise import CARD, Sighting
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(slots=True)
+class Track:
+    id: int
+    kind: str
+    box: Box
+    seen_ns: int
+    """When it was last matched."""
+    kinds: Counter[str] = field(default_factory=Counter)
+    votes: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    """Card identity -> summed classifier confidence over the face-up sightings."""
+    last: Sighting | None = None
+
+    @property
+    def card(self) -> tuple[str | None, float]:
+        """The identity with the most votes and its share of all votes."""
+        if not self.votes:
+            return None, 0.0
+        best = max(self.votes, key=self.votes.__getitem__)
+        return best, self.votes[best] / sum(self.votes.values())
+
+
+class Tracker:
+    def __init__(self, *, lost_passes: int = 30, match_iou: float = 0.8) -> None:
+        """``lost_passes``: detection passes a track survives unseen (a hand over a card)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            self._byte = sv.ByteTrack(
+                track_activation_threshold=0.25,
+                lost_track_buffer=lost_passes,
+                minimum_matching_threshold=match_iou,
+                frame_rate=30,
+                minimum_consecutive_frames=1,
+            )
+        self.tracks: dict[int, Track] = {}
+
+    def update(self, sightings: list[Sighting], ts_ns: int) -> list[tuple[Track, Sighting]]:
+        """Match the sightings of one pass (the whole frame) to tracks; returns the matched
+        pairs. Tracks ByteTrack has dropped are removed from ``tracks``."""
+        if sightings:
+            detections = sv.Detections(
+                xyxy=np.array([s.box for s in sightings], np.float32),
+                confidence=np.array([s.conf for s in sightings], np.float32),
+                class_id=np.zeros(len(sightings), int),
+                data={"index": np.arange(len(sightings))},
+            )
+        else:
+            detections = sv.Detections.empty()
+            detections.confidence = np.zeros(0, np.float32)
+        tracked = self._byte.update_with_detections(detections)
+        out = []
+        for tracker_id, index in zip(
+            tracked.tracker_id, tracked.data.get("index", []), strict=True
+        ):
+            sighting = sightings[int(index)]
+            track = self.tracks.get(int(tracker_id))
+            if track is None:
+                track = Track(int(tracker_id), sighting.kind, sighting.box, ts_ns)
+                self.tracks[track.id] = track
+            track.box, track.seen_ns, track.last = sighting.box, ts_ns, sighting
+            track.kinds[sighting.kind] += 1
+            track.kind = sighting.kind
+            if sighting.kind == CARD and sighting.card:
+                track.votes[sighting.card] += sighting.card_conf
+            out.append((track, sighting))
+        alive = {t.external_track_id for t in (*self._byte.tracked_tracks, *self._byte.lost_tracks)}
+        for gone in [tid for tid in self.tracks if tid not in alive]:
+            del self.tracks[gone]
+        return out
