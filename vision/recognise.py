@@ -26,6 +26,9 @@ from vision.tiles import Tile, tile_grid, touches_edge
 Box = tuple[float, float, float, float]
 
 CARD, BACK, CHIP, HAND = "card", "card_back", "chip", "hand"
+LARGEST = 0.4
+"""The largest object a tile's reading is trusted with, as a fraction of the input (training
+frames had cards up to 110 of 320 pixels)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +87,13 @@ class Recogniser:
     def grid(self, width: int, height: int) -> list[Tile]:
         return tile_grid(width, height, self.tile_px, self.overlap_px)
 
-    def detect_tiles(self, frame: np.ndarray, tiles: Iterable[Tile]) -> list[Detection]:
+    def detect_tiles(
+        self, frame: np.ndarray, tiles: Iterable[Tile], *, drop_cut: bool = False
+    ) -> list[Detection]:
         """Detections of the given tiles of ``frame`` (read at full resolution), in frame pixels.
         A box cut by an inner tile edge has its confidence halved, so the neighbour that holds
-        the object whole wins the merge (and the cut box still counts if none does)."""
+        the object whole wins the merge (and the cut box still counts if none does); with
+        ``drop_cut`` it is dropped (another scale holds the object)."""
         h, w = frame.shape[:2]
         out = []
         for tile in tiles:
@@ -95,14 +101,18 @@ class Recogniser:
             self.tiles_run += 1
             for d in self.detector(frame[y1:y2, x1:x2]):
                 box = (d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1)
-                conf = d.conf / 2 if touches_edge(box, tile, w, h) else d.conf
-                out.append(Detection(d.label, conf, box))
+                cut = touches_edge(box, tile, w, h)
+                if cut and drop_cut:
+                    continue
+                out.append(Detection(d.label, d.conf / 2 if cut else d.conf, box))
         return out
 
     def detect_image(self, image: np.ndarray, finest_px: int = 2048) -> list[Detection]:
         """Detections in a still of any size: the whole image at one input, then tiles of the
         image scaled so its longer side is 2, 4, ... times the input, up to ``finest_px`` (or
-        the image's own size)."""
+        the image's own size). A tile keeps only the whole objects of the sizes the detector
+        was trained on (up to ``LARGEST`` of the input): larger ones are found at a coarser
+        scale, and the detector's guesses at them from a tile are unreliable."""
         h, w = image.shape[:2]
         longest = max(h, w)
         found = list(self.detector(image))
@@ -117,8 +127,11 @@ class Recogniser:
                 )
             )
             sh, sw = scaled.shape[:2]
-            for d in self.detect_tiles(scaled, self.grid(sw, sh)):
-                found.append(Detection(d.label, d.conf, tuple(v / scale for v in d.box)))  # type: ignore[arg-type]
+            largest = LARGEST * self.tile_px
+            for d in self.detect_tiles(scaled, self.grid(sw, sh), drop_cut=True):
+                if max(d.box[2] - d.box[0], d.box[3] - d.box[1]) <= largest:
+                    box = tuple(v / scale for v in d.box)
+                    found.append(Detection(d.label, d.conf, box))  # type: ignore[arg-type]
             if scale == 1.0 or side >= finest_px:
                 break
             side *= 2

@@ -18,16 +18,10 @@ import numpy as np
 
 from engine.cards import DECK
 from models.synth.cards import STYLES, W, draw_back, draw_card
+from vision.chips import DEFAULT_CHIP_SET
 
-CHIP_COLOURS: dict[str, tuple[int, int, int]] = {
-    "gray": (150, 150, 150),
-    "red": (40, 40, 190),
-    "blue": (170, 80, 30),
-    "green": (60, 140, 40),
-    "black": (35, 35, 35),
-    "purple": (130, 40, 110),
-    "yellow": (40, 200, 230),
-}
+CHIP_COLOURS: dict[str, tuple[int, int, int]] = {c.name: c.bgr for c in DEFAULT_CHIP_SET}
+"""The chips drawn: the default chip set of the configuration (``vision.chips``)."""
 DETECTOR_CLASSES: tuple[str, ...] = ("card", "card_back", "chip", "hand")
 CARD, BACK, CHIP, HAND = range(4)
 FELTS = ((40, 110, 30), (110, 70, 20), (40, 40, 120), (70, 90, 40))

@@ -25,6 +25,7 @@ import numpy as np
 
 from models.synth.cards import STYLES, draw_back, draw_card
 from models.synth.scene import FELTS, chip_sprite, dealer_hand, paste
+from vision.chips import DEFAULT_CHIP_SET
 from vision.layout import CARD_MM, CHIP_MM, TableLayout
 
 FPS = 30
@@ -129,15 +130,7 @@ class Clear:
 
 Step = Deal | Turn | Move | Chips | Pause | Clear
 
-DENOMINATION_COLOURS = {
-    1: "gray",
-    5: "red",
-    10: "blue",
-    25: "green",
-    100: "black",
-    500: "purple",
-    1000: "yellow",
-}
+DENOMINATION_COLOURS = {c.denomination: c.name for c in DEFAULT_CHIP_SET}
 
 
 # -- the renderer -------------------------------------------------------------------------------

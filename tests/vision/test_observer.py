@@ -15,11 +15,12 @@ from engine.observations import (
     Observation,
 )
 from models.synth.video import Clear, Deal, HandVideo, Layout, Move, Pause, demo_script, demo_start
+from vision.chips import DEFAULT_CHIP_SET
 from vision.observer import Observer
 from vision.recognise import Sighting
 from vision.zones import ZoneMap
 
-DENOMINATIONS = {"gray": 1, "red": 5, "blue": 10, "green": 25, "black": 100}
+DENOMINATIONS = {chip.name: chip.denomination for chip in DEFAULT_CHIP_SET}
 LAYOUT = Layout(frame=(960, 540))  # ground truth needs no resolution: a quick render
 
 

@@ -1,13 +1,14 @@
 """The whole vision worker with the committed models on rendered 1080p frames of a scripted
-deal: hole cards face down to each seat (one dealt face up: exposed), a fold to the muck, burn
-and flop, burn and turn, bets into the pot and the push."""
+deal: hole cards face down to each seat (one comes out of the shoe face up), a hole card turned
+face up where it lies (exposed), a fold to the muck, burn and flop, burn and turn, burn and
+river, a bet into the pot and the push."""
 
 from __future__ import annotations
 
 from functools import cache
 
-from engine.observations import CardAppeared, CardMoved, ChipsInZone, Observation
-from models.synth.video import Chips, Deal, HandVideo, Layout, Move, Pause, Step
+from engine.observations import CardAppeared, CardMoved, CardTurned, ChipsInZone, Observation
+from models.synth.video import Chips, Deal, HandVideo, Layout, Move, Pause, Step, Turn
 from vision.recognise import Recogniser
 from vision.worker import VisionWorker
 from vision.zones import ZoneMap
@@ -20,6 +21,7 @@ SCRIPT: list[Step] = [
     Deal("9s", "seat:1"),
     Deal("Kd", "seat:2"),
     Deal("5h", "seat:3"),
+    Turn("9s"),  # seat 1's second card turned face up: exposed
     Chips("stack:1", "bet:1", {25: 2}),
     Move("2d", "muck"),  # seat 3 folds
     Move("5h", "muck"),
@@ -30,6 +32,8 @@ SCRIPT: list[Step] = [
     Deal("4d", "board", "up"),
     Deal("8c", "burn"),
     Deal("Td", "board", "up"),
+    Deal("6s", "burn"),
+    Deal("Ac", "board", "up"),
     Chips("pot", "stack:2", {25: 2}),  # the push
     Pause(0.3),
 ]
@@ -53,6 +57,8 @@ def test_each_card_is_observed_where_it_lands_face_down_or_named() -> None:
             cards.append((o.zone, o.face.value, o.card))
         elif isinstance(o, CardMoved):
             cards.append((f"{o.source}->{o.zone}", o.face.value, o.card))
+        elif isinstance(o, CardTurned):
+            cards.append((f"turned in {o.zone}", o.face.value, o.card))
     assert cards == [
         ("seat:1", "down", None),
         ("seat:2", "up", "Ah"),  # the exposed hole card, named
@@ -60,6 +66,7 @@ def test_each_card_is_observed_where_it_lands_face_down_or_named() -> None:
         ("seat:1", "down", None),
         ("seat:2", "down", None),
         ("seat:3", "down", None),
+        ("turned in seat:1", "up", "9s"),  # exposed where it lies
         ("seat:3->muck", "down", None),
         ("seat:3->muck", "down", None),
         ("burn", "down", None),
@@ -68,6 +75,8 @@ def test_each_card_is_observed_where_it_lands_face_down_or_named() -> None:
         ("board", "up", "4d"),
         ("burn", "down", None),
         ("board", "up", "Td"),
+        ("burn", "down", None),
+        ("board", "up", "Ac"),
     ]
 
 
