@@ -114,6 +114,12 @@ def _house_rules(obj: Mapping[str, Any]) -> HouseRules:
     value = obj.get("house_rules")
     if value is None:
         return HouseRules()
+    return parse_house_rules(value)
+
+
+def parse_house_rules(value: object) -> HouseRules:
+    """House rule switches (an object of ``switch: value``, catalogue 2.19); ``EventError``
+    names the switch that is unknown or has a wrong value."""
     if not isinstance(value, dict):
         raise EventError("house_rules", f"expected an object of switches, got {value!r}")
     known = {f.name: f for f in fields(HouseRules)}

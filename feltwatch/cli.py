@@ -18,6 +18,7 @@ from engine.errors import InputError
 from engine.events import Event, HandStart
 from engine.phh_replay import replay_files
 from engine.session import check
+from feltwatch.config_cli import add_config_parser
 from feltwatch.devices_cli import add_serial_parser, add_sim_parser
 from feltwatch.report import alert_line, hand_summary
 from feltwatch.vision_cli import add_vision_parsers
@@ -202,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_serial_parser(commands)
     add_vision_parsers(commands)
     add_watch_parser(commands)
+    add_config_parser(commands)
     rules = commands.add_parser("rules", help="the rules catalogue").add_subparsers(
         dest="rules_command", required=True, metavar="SUBCOMMAND"
     )

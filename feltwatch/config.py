@@ -1,0 +1,161 @@
+"""The appliance's configuration (``feltwatch run --config table.yaml``), validated with pydantic:
+unknown keys are refused and every bad field is named with its path and the file.
+
+    table:        name, game, seats, blinds, antes, rake, house rules (catalogue 2.19)
+    cameras:      each camera's name, source (usb:N, rtsp://..., a file, demo) and zones
+    devices:      serial ports (pyserial URLs) of the shoe, the tray and the light
+    chips:        the chip set: colour -> reference BGR and denomination
+    journal, recording, dashboard: where and how much
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import Annotated, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from engine.codec import EventError, parse_house_rules
+from engine.events import HouseRules
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used: one line per problem, each naming file and field."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TableSection(_Strict):
+    name: Annotated[str, Field(min_length=1)]
+    game: Literal["NLHE", "PLHE", "FLHE", "PLO"] = "NLHE"
+    seats: Annotated[int, Field(ge=2, le=10)] = 9
+    sb: Annotated[int, Field(ge=0)]
+    bb: Annotated[int, Field(gt=0)]
+    ante: Annotated[int, Field(ge=0)] = 0
+    bb_ante: Annotated[int, Field(ge=0)] = 0
+    rake_pct: Annotated[Decimal, Field(ge=0, le=100)] = Decimal(0)
+    rake_cap: Annotated[int, Field(ge=0)] = 0
+    house_rules: dict[str, bool | int | str] = Field(default_factory=dict)
+
+    @field_validator("house_rules")
+    @classmethod
+    def _switches(cls, value: dict[str, bool | int | str]) -> dict[str, bool | int | str]:
+        try:
+            parse_house_rules(value)
+        except EventError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
+    def rules(self) -> HouseRules:
+        return parse_house_rules(self.house_rules)
+
+
+class CameraSection(_Strict):
+    name: Annotated[str, Field(min_length=1, pattern=r"^[A-Za-z0-9_-]+$")]
+    source: Annotated[str, Field(min_length=1)]
+    """``usb:N``, ``rtsp://...``, a video file, or ``demo[:SEED]``."""
+    zones: Path | None = None
+    """Zone configuration from ``feltwatch calibrate`` (not needed for ``demo``)."""
+
+
+class DeviceSection(_Strict):
+    port: Annotated[str, Field(min_length=1)]
+    """A pyserial URL: ``/dev/ttyUSB0``, ``/dev/serial/by-id/...``, ``loop://``..."""
+    baudrate: Annotated[int, Field(gt=0)] = 115200
+
+
+class DevicesSection(_Strict):
+    shoe: DeviceSection | None = None
+    tray: DeviceSection | None = None
+    light: DeviceSection | None = None
+
+
+class ChipSection(_Strict):
+    bgr: tuple[
+        Annotated[int, Field(ge=0, le=255)],
+        Annotated[int, Field(ge=0, le=255)],
+        Annotated[int, Field(ge=0, le=255)],
+    ]
+    denomination: Annotated[int, Field(gt=0)]
+
+
+class JournalSection(_Strict):
+    dir: Path = Path("/var/lib/feltwatch/journal")
+
+
+class RecordingSection(_Strict):
+    dir: Path = Path("/var/lib/feltwatch/recordings")
+    budget_gb: Annotated[float, Field(gt=0)] = 50.0
+    segment_s: Annotated[int, Field(ge=5, le=3600)] = 60
+    clip_before_s: Annotated[float, Field(ge=0, le=60)] = 5.0
+    clip_after_s: Annotated[float, Field(ge=0, le=60)] = 5.0
+
+
+class DashboardSection(_Strict):
+    host: str = "127.0.0.1"
+    port: Annotated[int, Field(gt=0, lt=65536)] = 8000
+
+
+class Config(_Strict):
+    table: TableSection
+    cameras: list[CameraSection] = Field(default_factory=list)
+    devices: DevicesSection = Field(default_factory=DevicesSection)
+    chips: dict[str, ChipSection] = Field(default_factory=dict)
+    journal: JournalSection = Field(default_factory=JournalSection)
+    recording: RecordingSection = Field(default_factory=RecordingSection)
+    dashboard: DashboardSection = Field(default_factory=DashboardSection)
+
+    @field_validator("cameras")
+    @classmethod
+    def _unique_names(cls, cameras: list[CameraSection]) -> list[CameraSection]:
+        names = [c.name for c in cameras]
+        doubles = sorted({n for n in names if names.count(n) > 1})
+        if doubles:
+            raise ValueError(f"camera names must be unique: {', '.join(doubles)}")
+        return cameras
+
+
+def _path(location: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in location:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def load(path: Path) -> Config:
+    """The configuration in ``path``; ``ConfigError`` lists every problem with its field."""
+    try:
+        data = yaml.safe_load(path.read_text())
+    except OSError as exc:
+        raise ConfigError([f"{path}: cannot read: {exc.strerror or exc}"]) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        raise ConfigError([f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}"]) from None
+    if not isinstance(data, dict):
+        raise ConfigError([f"{path}: expected a mapping of sections (table, cameras, ...)"])
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(
+            [f"{path}: {_path(e['loc'])}: {e['msg']}" for e in exc.errors(include_url=False)]
+        ) from None
+    problems = []
+    for i, camera in enumerate(config.cameras):
+        if camera.zones is not None:
+            zones = camera.zones if camera.zones.is_absolute() else path.parent / camera.zones
+            if not zones.is_file():
+                problems.append(f"{path}: cameras[{i}].zones: no such file {zones}")
+        elif not camera.source.startswith("demo"):
+            problems.append(f"{path}: cameras[{i}].zones: needed for {camera.source!r}")
+    if problems:
+        raise ConfigError(problems)
+    return config

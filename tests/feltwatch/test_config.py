@@ -1,0 +1,69 @@
+"""The appliance configuration: the examples in deploy/ are valid; every bad field is named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from feltwatch.cli import main
+from feltwatch.config import ConfigError, load
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+
+
+def test_the_demo_config_is_valid_and_reads_into_types(capsys: pytest.CaptureFixture[str]) -> None:
+    config = load(DEPLOY / "demo.yaml")
+    assert config.table.name == "demo" and config.table.seats == 6
+    assert config.cameras[0].source == "demo:1"
+    assert config.table.rules().no_flop_no_drop
+    assert main(["config", "validate", str(DEPLOY / "demo.yaml")]) == 0
+    assert "OK: table demo (NLHE, 6 seats, 50/100)" in capsys.readouterr().out
+
+
+def test_the_table_example_names_the_zone_files_it_still_needs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["config", "validate", str(DEPLOY / "table.yaml")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"{DEPLOY / 'table.yaml'}: cameras[0].zones: no such file {DEPLOY / 'zones-overhead.yaml'}",
+        f"{DEPLOY / 'table.yaml'}: cameras[1].zones: no such file {DEPLOY / 'zones-dealer.yaml'}",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "problems"),
+    [
+        ("table: {name: T, seats: 11, sb: 5, bb: 10, colour: red}",
+         ["table.seats: Input should be less than or equal to 10",
+          "table.colour: Extra inputs are not permitted"]),
+        ("table: {name: T, sb: 5, bb: 10, house_rules: {chip_unit: 0}}",
+         ["table.house_rules: Value error, house_rules.chip_unit: expected a positive integer"]),
+        ("table: {name: T, sb: 5, bb: 10}\nchips: {red: {bgr: [1, 2, 300], denomination: 5}}",
+         ["chips.red.bgr[2]: Input should be less than or equal to 255"]),
+        ("table: {name: T, sb: 5, bb: 10}\n"
+         "cameras: [{name: a, source: demo}, {name: a, source: demo}]",
+         ["cameras: Value error, camera names must be unique: a"]),
+        ("table: {name: T, sb: 5, bb: 10}\ndevices: {fridge: {port: x}}",
+         ["devices.fridge: Extra inputs are not permitted"]),
+        ("cameras: []", ["table: Field required"]),
+        ("table: [1, 2", [":1: not valid YAML"]),
+        ("- just a list", [": expected a mapping of sections"]),
+    ],
+)  # fmt: skip
+def test_every_bad_field_is_named_with_the_file(
+    tmp_path: Path, text: str, problems: list[str]
+) -> None:
+    path = tmp_path / "table.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load(path)
+    assert len(caught.value.problems) == len(problems)
+    for got, want in zip(caught.value.problems, problems, strict=True):
+        assert got.startswith(str(path)) and want in got
+
+
+def test_a_missing_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["config", "validate", str(tmp_path / "nope.yaml")]) == 1
+    assert f"{tmp_path / 'nope.yaml'}: cannot read" in capsys.readouterr().err
