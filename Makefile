@@ -79,12 +79,11 @@ compile: $(VENV)/.installed-dev
 	@echo "mypyc: compiling $(words $(COMPILED)) engine modules"
 	@$(BIN)/python scripts/compile_engine.py $(COMPILED) > build-mypyc.log 2>&1 \
 		|| (cat build-mypyc.log; exit 1)
-	@rm -rf build build-mypyc.log
+	@rm -f build-mypyc.log
 
 uncompile:
 	@find engine -name '*.so' -delete
 	@rm -f *__mypyc*.so
-	@rm -rf build
 
 # Re-pin every dependency (run after changing pyproject.toml, then commit constraints.txt).
 lock:

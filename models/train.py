@@ -63,6 +63,7 @@ def main() -> int:
     parser.add_argument("--imgsz", type=int, default=320)
     parser.add_argument("--epochs", type=int, default=300)
     parser.add_argument("--device", default="cpu")
+    parser.add_argument("--weights", type=Path, help="continue from these weights (a .pt)")
     parser.add_argument("--out", type=Path, default=ROOT / "models" / "detector.onnx")
     args = parser.parse_args()
     offline()
@@ -83,7 +84,8 @@ def main() -> int:
         lr0=0.002,
         fliplr=0.5,  # a mirrored card is still a card: the classifier names it
         mosaic=1.0,
-        pretrained=False,
+        pretrained=str(args.weights) if args.weights else False,
+        warmup_epochs=0 if args.weights else 3,
         device=args.device,
         workers=2,
         project=str(BUILD / "runs"),
