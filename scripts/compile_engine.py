@@ -26,10 +26,16 @@ def main() -> int:
         os.environ.setdefault("MYPYC_OPT_LEVEL", "3")
         setup(
             name="feltwatch-engine-native",
-            ext_modules=mypycify(
-                sources, separate=[(sources, "engine._native")], target_dir=build
-            ),
-            script_args=["build_ext", "--inplace", "--build-temp", build, "--quiet"],
+            ext_modules=mypycify(sources, separate=[(sources, "engine._native")], target_dir=build),
+            script_args=[
+                "build_ext",
+                "--inplace",
+                "--build-temp",
+                build,
+                "--build-lib",
+                build,
+                "--quiet",
+            ],
         )
     return 0
 
