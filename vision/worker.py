@@ -4,7 +4,10 @@ names -> tracker -> zones -> observations.
 A detection pass runs every ``pass_every`` frames (10 a second at 30 fps). It re-reads only
 the tiles where something moved since their last reading, and re-uses the other tiles'
 detections, so a still table costs a motion check per frame and nothing else; the tracker and
-the observer see the whole table at every pass.
+the observer see the whole table at every pass. A tile is read once its motion has stopped
+(what the observer reports is what comes to rest); while a hand keeps moving over it, only
+every ``moving_every`` passes (to see the hand); at most ``max_tiles`` tiles a pass, the rest
+wait for the next one.
 """
 
 from __future__ import annotations
@@ -50,17 +53,27 @@ class VisionWorker:
         *,
         pass_every: int = 3,
         settle_passes: int = 3,
+        moving_every: int = 3,
+        still_frames: int = 2,
+        max_tiles: int = 8,
         motion: MotionGate | None = None,
     ) -> None:
         self.camera = camera
         self.recogniser = recogniser
         self.observer = Observer(camera, zone_of, settle_passes=settle_passes)
         self.pass_every = pass_every
+        self.moving_every = moving_every
+        self.still_frames = still_frames
+        self.max_tiles = max_tiles
         self.motion = motion or MotionGate()
         self.stats = WorkerStats()
         self._tiles: list[Tile] = []
         self._size: tuple[int, int] | None = None
         self._dirty: set[int] = set()
+        self._moved_at: dict[int, int] = {}
+        """Tile -> the last frame with motion over it."""
+        self._read_at: dict[int, int] = {}
+        """Tile -> the last pass that read it."""
         self._cached: dict[int, list[Detection]] = {}
         self._named: dict[tuple[str, tuple[float, ...]], Sighting] = {}
         self.sightings: list[Sighting] = []
@@ -75,21 +88,41 @@ class VisionWorker:
             self._tiles = self.recogniser.grid(w, h)
             self._dirty = set(range(len(self._tiles)))
             self._cached.clear()
-        for region in self.motion(image):
-            self._dirty.update(i for i, t in enumerate(self._tiles) if t.overlaps(region))
         self.stats.frames += 1
+        for region in self.motion(image):
+            for i, tile in enumerate(self._tiles):
+                if tile.overlaps(region):
+                    self._dirty.add(i)
+                    self._moved_at[i] = self.stats.frames
         out: list[Observation] = []
         if (self.stats.frames - 1) % self.pass_every == 0:
             out = self._pass(image, ts_ns)
         self.stats.busy_s += time.perf_counter() - started
         return out
 
+    def _due(self) -> list[int]:
+        """The dirty tiles to read in this pass: those that came to rest first (longest still
+        first), then those still moving that were not read for ``moving_every`` passes."""
+        frame, passes = self.stats.frames, self.stats.passes
+        still, moving = [], []
+        for index in self._dirty:
+            moved = self._moved_at.get(index, 0)
+            if frame - moved >= self.still_frames:
+                still.append((moved, index))
+            elif passes - self._read_at.get(index, -self.moving_every) >= self.moving_every:
+                moving.append((self._read_at.get(index, -1), index))
+        due = [i for _, i in sorted(still)] + [i for _, i in sorted(moving)]
+        return due[: self.max_tiles]
+
     def _pass(self, image: np.ndarray, ts_ns: int) -> list[Observation]:
         self.stats.passes += 1
-        dirty, self._dirty = sorted(self._dirty), set()
-        for index in dirty:
+        due = self._due()
+        for index in due:
             self._cached[index] = self.recogniser.detect_tiles(image, [self._tiles[index]])
-        self.stats.tiles_read += len(dirty)
+            self._read_at[index] = self.stats.passes
+            if self.stats.frames - self._moved_at.get(index, 0) >= self.still_frames:
+                self._dirty.discard(index)  # read at rest: clean until something moves again
+        self.stats.tiles_read += len(due)
         detections = merge([d for tile in self._cached.values() for d in tile])
         # Name only what is new: a box from an unread tile keeps its earlier name.
         named: dict[tuple[str, tuple[float, ...]], Sighting] = {}
