@@ -109,9 +109,9 @@ def _cards(sightings: list[Sighting]) -> list[tuple[str, float, tuple[float, ...
     return [(s.card, s.conf * s.card_conf, s.box) for s in sightings if s.card]
 
 
-def real_test(recogniser: Recogniser) -> dict[str, float]:
+def real_photos(recogniser: Recogniser, split: str = "test") -> dict[str, float]:
     tally = Tally(list(DECK))
-    for image_path, boxes in real_boxes("test"):
+    for image_path, boxes in real_boxes(split):
         image = cv2.imread(str(image_path))
         tally.add(_cards(recogniser.image(image)), boxes)
     return tally.result()
@@ -212,10 +212,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=60)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--valid", action="store_true", help="real photos of valid/ (for selection) not test/"
+    )
     args = parser.parse_args()
     recogniser = Recogniser()
+    split = "valid" if args.valid else "test"
     report = {
-        "real_test": real_test(recogniser),
+        f"real_{split}": real_photos(recogniser, split),
         "synthetic_1080p": synthetic(recogniser, args.scenes),
         "real_chip_colours": real_chips(),
     }

@@ -61,7 +61,10 @@ class Identity:
 
 
 class IdentityClassifier:
-    def __init__(self, model: Path, *, threads: int = 1) -> None:
+    def __init__(self, model: Path, *, threads: int = 1, turns: int = 4) -> None:
+        """``turns``: read each crop at this many quarter turns (1, 2 or 4) and average: the
+        classifier learnt cards at every quarter turn, and several readings agree more often
+        than one."""
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -70,6 +73,9 @@ class IdentityClassifier:
         meta = self.session.get_modelmeta().custom_metadata_map
         self.names: list[str] = meta["names"].split(",")
         self.input = self.session.get_inputs()[0].name
+        if turns not in (1, 2, 4):
+            raise ValueError(f"turns: 1, 2 or 4, not {turns}")
+        self.turns = turns
 
     def __call__(
         self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]
@@ -82,10 +88,13 @@ class IdentityClassifier:
 
     def classify(self, crops: np.ndarray) -> list[Identity]:
         """Names for ``crops`` [N, CROP_PX, CROP_PX, 3] (BGR, uint8)."""
-        blob = np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32)
+        step = 4 // self.turns
+        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(0, 4, step)])
+        blob = np.ascontiguousarray(turned[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32)
         (logits,) = self.session.run(None, {self.input: blob / 255.0})
         logits = logits - logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
         probs /= probs.sum(axis=1, keepdims=True)
+        probs = probs.reshape(self.turns, len(crops), -1).mean(axis=0)
         best = probs.argmax(axis=1)
         return [Identity(self.names[int(k)], float(probs[i, k])) for i, k in enumerate(best)]

@@ -73,9 +73,10 @@ class Recogniser:
         conf: float = 0.3,
         card_conf: float = 0.5,
         overlap_px: int = 64,
+        turns: int = 4,
     ) -> None:
         self.detector = Detector(detector, threads=threads, conf=conf)
-        self.identity = IdentityClassifier(identity, threads=threads)
+        self.identity = IdentityClassifier(identity, threads=threads, turns=turns)
         self.chips = ChipReader(chip_set)
         self.tile_px = self.detector.size
         self.overlap_px = overlap_px
