@@ -1,0 +1,307 @@
+"""Fusion: what the cameras saw and what the shoe and tray read, in the order it happened,
+becomes the table event log (v1) that the hand engine and the rules check.
+
+- Cards: every read of the shoe is a ``shoe_draw``; every card a camera sees come to rest is a
+  ``card`` event where it landed (``seat:N``, ``burn``, ``board``, ``muck``), face up with the
+  camera's name for it or face down. The engine pairs draws and cards in order, so a camera's
+  name that disagrees with the shoe, or a card no draw accounts for, reaches the deck rules.
+- Chips: chips coming to rest in ``bet:N`` are the seat's blind (before the deal) or its bet
+  on the street (``to`` = all its chips there); the kind (bet, call, raise, all-in) follows
+  from the bet it faces. Checks cannot be seen: a seat whose turn passes without chips, while it
+  faces no bet, is recorded as checking (in its turn, before the next seat's chips or card).
+- Folds and mucks: a seat's card carried to the muck is its ``muck`` (during the betting the
+  engine counts it as a fold). Cards turned face up in a seat at the showdown are a ``show``.
+- Pushes: chips leaving the pot and coming to rest in ``stack:N`` are an ``award``; what left
+  the pot and reached no seat when the hand ends is the ``rake``.
+- A hand starts with its first card (a shoe read or a card dealt) after the table was cleared:
+  each seat's stack is then the chips in its ``stack`` and ``bet`` zones, and the chips already
+  in the bet zones are its blinds, in the order they came. It ends when no card is left on the
+  table.
+
+A shadow ``Hand`` (no rules) follows the events emitted, to know whose turn it is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.errors import EventError
+from engine.events import (
+    Action,
+    ActionKind,
+    Award,
+    Blind,
+    CardSeen,
+    Event,
+    Face,
+    HandEnd,
+    HandStart,
+    Muck,
+    Rake,
+    ShoeDraw,
+    Show,
+    TableConfig,
+    TrayCount,
+)
+from engine.hand import Hand
+from engine.inputs import CardDrawn, TrayCounted
+from engine.observations import (
+    CardAppeared,
+    CardGone,
+    CardMoved,
+    CardTurned,
+    ChipsInZone,
+)
+from engine.observations import Face as SeenFace
+
+CARD_ZONES = ("seat:", "board", "burn", "muck")
+
+
+def _seat(zone: str, prefix: str) -> int | None:
+    if zone.startswith(prefix):
+        number = zone[len(prefix) :]
+        if number.isdigit():
+            return int(number)
+    return None
+
+
+@dataclass(slots=True)
+class _HandState:
+    number: int
+    shadow: Hand
+    bets: dict[int, int] = field(default_factory=dict)
+    """Chips resting in each seat's bet zone now."""
+    cards: dict[int, str] = field(default_factory=dict)
+    """Camera track -> where the card lies."""
+    seat_cards: dict[int, dict[int, str | None]] = field(default_factory=dict)
+    """Seat -> its cards on the table (track -> name when seen face up)."""
+    mucked: set[int] = field(default_factory=set)
+    shown: set[int] = field(default_factory=set)
+    pot: int = 0
+    left_pot: int = 0
+    """Chips that left the pot and have not reached a seat."""
+    dealt: bool = False
+
+
+class Fusion:
+    def __init__(self, table: TableConfig, *, button: int, start_seq: int = 1) -> None:
+        """``button``: the seat of the dealer button for the first hand (then it moves to the
+        next seat with chips each hand)."""
+        self.table = table
+        self.button = button
+        self.seq = start_seq
+        self.stacks: dict[int, int] = {}
+        """Chips resting in each ``stack:N`` zone now."""
+        self.hand: _HandState | None = None
+        self.hands = 0
+        self.posted: dict[int, int] = {}
+        """Chips in the bet zones before the hand starts (the blinds), in the order they came."""
+        self._table_sent = False
+
+    # -- output --
+
+    def _event(self, cls: type[Event], ts_ns: int, **fields: Any) -> Event:
+        event = cls(seq=self.seq, ts_ms=ts_ns // 1_000_000, **fields)
+        self.seq += 1
+        if self.hand is not None and cls not in (HandStart, TableConfig, TrayCount, HandEnd):
+            # The engine reports what cannot be applied; the log keeps what was seen.
+            with contextlib.suppress(EventError):
+                self.hand.shadow.apply(event)
+        return event
+
+    # -- input --
+
+    def feed(self, item: object) -> list[Event]:
+        """The log events an input completes (often none)."""
+        out: list[Event] = []
+        if isinstance(item, CardDrawn):
+            self._begin(item.ts_ns, out)
+            out.append(self._event(ShoeDraw, item.ts_ns, card=item.card, shoe_seq=item.shoe_seq))
+        elif isinstance(item, TrayCounted):
+            counts = dict(sorted(item.counts.items()))
+            out.append(self._event(TrayCount, item.ts_ns, counts=counts))
+        elif isinstance(item, ChipsInZone):
+            self._chips(item, out)
+        elif isinstance(item, CardAppeared | CardMoved | CardTurned):
+            self._card(item, out)
+        elif isinstance(item, CardGone):
+            self._card_gone(item, out)
+        return out
+
+    def _begin(self, ts_ns: int, out: list[Event]) -> None:
+        if self.hand is not None:
+            return
+        if not self._table_sent:
+            out.append(replace(self.table, seq=self.seq, ts_ms=ts_ns // 1_000_000))
+            self.seq += 1
+            self._table_sent = True
+        chips = dict(self.stacks)
+        for seat, amount in self.posted.items():
+            chips[seat] = chips.get(seat, 0) + amount
+        seated = {seat: amount for seat, amount in sorted(chips.items()) if amount > 0}
+        self.hands += 1
+        if self.hands > 1:
+            self.button = self._next_seat(self.button, seated)
+        start = HandStart(
+            seq=self.seq,
+            ts_ms=ts_ns // 1_000_000,
+            hand=str(self.hands),
+            button=self.button,
+            stacks=seated,
+        )
+        self.seq += 1
+        out.append(start)
+        self.hand = _HandState(self.hands, Hand(self.table, start))
+        for seat, amount in self.posted.items():
+            self.hand.bets[seat] = amount
+            out.append(self._event(Blind, ts_ns, seat=seat, amount=amount))
+        self.posted = {}
+
+    def _next_seat(self, after: int, seated: dict[int, int]) -> int:
+        for step in range(1, self.table.seats + 1):
+            seat = (after - 1 + step) % self.table.seats + 1
+            if seat in seated:
+                return seat
+        return after
+
+    # -- chips --
+
+    def _chips(self, item: ChipsInZone, out: list[Event]) -> None:
+        amount = item.amount
+        stack_seat = _seat(item.zone, "stack:")
+        bet_seat = _seat(item.zone, "bet:")
+        if stack_seat is not None:
+            before = self.stacks.get(stack_seat, 0)
+            self.stacks[stack_seat] = amount
+            hand = self.hand
+            if hand is not None and amount > before and hand.left_pot > 0:
+                won = min(amount - before, hand.left_pot)
+                hand.left_pot -= won
+                out.append(self._event(Award, item.ts_ns, seat=stack_seat, amount=won))
+            return
+        if bet_seat is not None:
+            self._bet(bet_seat, amount, item.ts_ns, out)
+            return
+        if item.zone == "pot" and self.hand is not None:
+            if amount < self.hand.pot:
+                self.hand.left_pot += self.hand.pot - amount
+            self.hand.pot = amount
+
+    def _bet(self, seat: int, amount: int, ts_ns: int, out: list[Event]) -> None:
+        hand = self.hand
+        if hand is None:  # a blind before the deal
+            if amount > 0:
+                self.posted[seat] = amount
+            else:
+                self.posted.pop(seat, None)
+            return
+        before = hand.bets.get(seat, 0)
+        hand.bets[seat] = amount
+        if amount <= before:
+            return  # collected into the pot (or some taken back: the engine's rules judge)
+        if not hand.dealt:
+            out.append(self._event(Blind, ts_ns, seat=seat, amount=amount))  # a late blind
+            return
+        shadow = hand.shadow
+        if seat in shadow.street_bets:
+            self._checks_before(seat, ts_ns, out)
+            to = amount
+            stack_left = shadow.stacks.get(seat, 0) - (to - shadow.street_bets[seat])
+            if stack_left <= 0:
+                kind = ActionKind.ALLIN
+            elif to <= shadow.current_bet:
+                kind = ActionKind.CALL
+            elif shadow.current_bet == 0:
+                kind = ActionKind.BET
+            else:
+                kind = ActionKind.RAISE
+            out.append(self._event(Action, ts_ns, seat=seat, action=kind, to=to))
+
+    def _checks_before(self, seat: int | None, ts_ns: int, out: list[Event]) -> None:
+        """Checks for the seats whose turn comes before ``seat`` (None: all whose turn is
+        left in the round) and who face no bet: nobody sees a check, but the turn passed."""
+        shadow = self.hand.shadow if self.hand is not None else None
+        while shadow is not None:
+            actor = shadow.next_actor()
+            if actor is None or actor == seat:
+                return
+            if shadow.street_bets.get(actor, 0) < shadow.current_bet:
+                return  # it faces a bet: its call, raise or fold is still to come
+            out.append(self._event(Action, ts_ns, seat=actor, action=ActionKind.CHECK))
+
+    # -- cards --
+
+    def _card(self, item: CardAppeared | CardMoved | CardTurned, out: list[Event]) -> None:
+        zone = item.zone
+        if isinstance(item, CardTurned):
+            self._turned(item, out)
+            return
+        if not zone.startswith(CARD_ZONES) and zone != "off_table":
+            return
+        self._begin(item.ts_ns, out)
+        hand = self.hand
+        assert hand is not None
+        source = item.source if isinstance(item, CardMoved) else None
+        hand.cards[item.track] = zone
+        face = Face.UP if item.face is SeenFace.UP else Face.DOWN
+        from_seat = _seat(source, "seat:") if source else None
+        if from_seat is not None:
+            hand.seat_cards.get(from_seat, {}).pop(item.track, None)
+            if zone == "muck" and from_seat not in hand.mucked:
+                hand.mucked.add(from_seat)
+                self._checks_before(from_seat, item.ts_ns, out)
+                out.append(self._event(Muck, item.ts_ns, seat=from_seat))
+            return
+        to_seat = _seat(zone, "seat:")
+        if to_seat is not None:
+            hand.seat_cards.setdefault(to_seat, {})[item.track] = item.card
+        if zone == "board":
+            self._checks_before(None, item.ts_ns, out)
+        if zone in ("burn", "board") or to_seat is not None:
+            card = item.card if face is Face.UP else None
+            out.append(self._event(CardSeen, item.ts_ns, to=zone, face=face, card=card))
+        if to_seat is not None and self._all_dealt(hand):
+            hand.dealt = True
+
+    def _all_dealt(self, hand: _HandState) -> bool:
+        needed = self.table.game.hole_card_count
+        return all(len(hand.seat_cards.get(s, {})) >= needed for s in hand.shadow.seats)
+
+    def _turned(self, item: CardTurned, out: list[Event]) -> None:
+        hand = self.hand
+        seat = _seat(item.zone, "seat:")
+        if hand is None or seat is None or item.face is not SeenFace.UP or item.card is None:
+            return
+        cards = hand.seat_cards.setdefault(seat, {})
+        cards[item.track] = item.card
+        known = [c for c in cards.values() if c is not None]
+        if len(hand.shadow.board) == 5:
+            self._checks_before(None, item.ts_ns, out)  # the river was checked down
+        if hand.shadow.next_actor() is None and len(hand.shadow.board) == 5:
+            if len(known) == self.table.game.hole_card_count and seat not in hand.shown:
+                hand.shown.add(seat)
+                out.append(self._event(Show, item.ts_ns, seat=seat, cards=tuple(known)))
+        else:  # turned up while the hand is played: the card is exposed where it lies
+            out.append(
+                self._event(CardSeen, item.ts_ns, to=item.zone, face=Face.UP, card=item.card)
+            )
+
+    def _card_gone(self, item: CardGone, out: list[Event]) -> None:
+        hand = self.hand
+        if hand is None:
+            return
+        hand.cards.pop(item.track, None)
+        for cards in hand.seat_cards.values():
+            cards.pop(item.track, None)
+        if not hand.cards:
+            self._end(item.ts_ns, out)
+
+    def _end(self, ts_ns: int, out: list[Event]) -> None:
+        hand = self.hand
+        assert hand is not None
+        if hand.left_pot > 0:
+            out.append(self._event(Rake, ts_ns, amount=hand.left_pot))
+        out.append(self._event(HandEnd, ts_ns, hand=str(hand.number)))
+        self.hand = None

@@ -1,0 +1,236 @@
+"""Fusion: camera observations and shoe reads of a hand become the event log, and the rules
+judge it: a clean hand raises nothing; an exposed card, a short push or a card the camera names
+differently from the shoe each raise their alert."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from engine.events import (
+    Action,
+    ActionKind,
+    Award,
+    Blind,
+    CardSeen,
+    Event,
+    Game,
+    HandEnd,
+    Show,
+    TableConfig,
+)
+from engine.fusion import Fusion
+from engine.inputs import CardDrawn
+from engine.observations import (
+    CardAppeared,
+    CardGone,
+    CardMoved,
+    CardTurned,
+    ChipsInZone,
+    Face,
+    Observation,
+)
+from engine.session import check
+
+TABLE = TableConfig(
+    seq=0, ts_ms=0, table="T", game=Game.NLHE, seats=3, sb=50, bb=100, rake_pct=Decimal(0)
+)
+
+
+@dataclass
+class Script:
+    """Builds the inputs of a hand as the camera and the shoe would report them."""
+
+    items: list[object] = field(default_factory=list)
+    ts_ns: int = 0
+    track: int = 0
+    shoe_seq: int = 0
+    tracks: dict[str, int] = field(default_factory=dict)
+
+    def _ts(self) -> int:
+        self.ts_ns += 100_000_000
+        return self.ts_ns
+
+    def chips(self, zone: str, amount: int) -> None:
+        self.items.append(
+            ChipsInZone(
+                ts_ns=self._ts(), camera="c", zone=zone, counts={1: amount} if amount else {}
+            )
+        )
+
+    def deal(self, card: str, zone: str, face: Face = Face.DOWN, seen: str | None = None) -> None:
+        self.shoe_seq += 1
+        self.items.append(
+            CardDrawn(
+                ts_ns=self._ts(),
+                device="shoe",
+                card=card,
+                tag_id=0,
+                shoe_seq=self.shoe_seq,
+                deck_id=1,
+            )
+        )
+        self.track += 1
+        self.tracks[card] = self.track
+        name = (seen or card) if face is Face.UP else None
+        self.items.append(
+            CardAppeared(
+                ts_ns=self._ts(),
+                camera="c",
+                track=self.track,
+                zone=zone,
+                face=face,
+                card=name,
+                conf=0.9,
+            )
+        )
+
+    def turn(self, card: str, zone: str) -> None:
+        self.items.append(
+            CardTurned(
+                ts_ns=self._ts(),
+                camera="c",
+                track=self.tracks[card],
+                zone=zone,
+                face=Face.UP,
+                card=card,
+                conf=0.9,
+            )
+        )
+
+    def muck(self, card: str, seat: int) -> None:
+        self.items.append(
+            CardMoved(
+                ts_ns=self._ts(),
+                camera="c",
+                track=self.tracks[card],
+                source=f"seat:{seat}",
+                zone="muck",
+                face=Face.DOWN,
+                card=None,
+                conf=0.9,
+            )
+        )
+
+    def clear(self) -> None:
+        for track in self.tracks.values():
+            self.items.append(CardGone(ts_ns=self._ts(), camera="c", track=track, zone="muck"))
+
+
+def a_hand(*, exposed: bool = False, push: int = 700, board_seen: str | None = None) -> Script:
+    s = Script()
+    for seat in (1, 2, 3):
+        s.chips(f"stack:{seat}", 1000)
+    s.chips("bet:2", 50)  # blinds: button 1, small blind 2, big blind 3
+    s.chips("stack:2", 950)
+    s.chips("bet:3", 100)
+    s.chips("stack:3", 900)
+    holes = {2: ["As", "Ad"], 3: ["7c", "2d"], 1: ["Kh", "Qh"]}
+    for round_ in (0, 1):
+        for seat in (2, 3, 1):
+            face = Face.UP if exposed and seat == 1 and round_ == 0 else Face.DOWN
+            s.deal(holes[seat][round_], f"seat:{seat}", face)
+    s.chips("bet:1", 100)  # seat 1 calls
+    s.chips("stack:1", 900)
+    s.chips("bet:2", 100)  # seat 2 completes; seat 3 checks (unseen)
+    s.chips("stack:2", 900)
+    for seat in (1, 2, 3):
+        s.chips(f"bet:{seat}", 0)
+    s.chips("pot", 300)
+    s.deal("3h", "burn")
+    for card in ("9s", "8s", "4c"):
+        s.deal(card, "board", Face.UP, board_seen if card == "8s" else None)
+    # Everyone checks the flop (unseen). Turn: seat 2 bets 200, seat 3 folds, seat 1 calls.
+    s.deal("5d", "burn")
+    s.deal("Jd", "board", Face.UP)
+    s.chips("bet:2", 200)
+    s.chips("stack:2", 700)
+    s.muck("7c", 3)
+    s.muck("2d", 3)
+    s.chips("bet:1", 200)
+    s.chips("stack:1", 700)
+    for seat in (1, 2):
+        s.chips(f"bet:{seat}", 0)
+    s.chips("pot", 700)
+    s.deal("6h", "burn")
+    s.deal("2s", "board", Face.UP)
+    # River checked down; showdown: seat 2 (aces) then seat 1, whose hand the dealer kills.
+    for seat, cards in ((2, holes[2]), (1, holes[1])):
+        for card in cards:
+            s.turn(card, f"seat:{seat}")
+    s.muck("Kh", 1)
+    s.muck("Qh", 1)
+    s.chips("pot", 0)
+    s.chips("stack:2", 700 + push)
+    s.clear()
+    return s
+
+
+def fuse(script: Script) -> list[Event]:
+    fusion = Fusion(TABLE, button=1)
+    out: list[Event] = []
+    for item in script.items:
+        out.extend(fusion.feed(item))
+    return out
+
+
+def alerts(events: list[Event]) -> list[tuple[str, str, int | None]]:
+    result = check(((e.seq, e) for e in events), "fused")
+    assert not result.errors, result.errors
+    return [(a.family, a.rule, a.seat) for a in result.alerts]
+
+
+def test_a_clean_hand_becomes_the_log_it_was_and_raises_nothing() -> None:
+    events = fuse(a_hand())
+    blinds = [(e.seat, e.amount) for e in events if isinstance(e, Blind)]
+    assert blinds == [(2, 50), (3, 100)]
+    actions = [(e.seat, e.action, e.to) for e in events if isinstance(e, Action)]
+    assert actions == [
+        (1, ActionKind.CALL, 100),
+        (2, ActionKind.CALL, 100),
+        (3, ActionKind.CHECK, None),  # the big blind's option: seen as nothing, inferred
+        (2, ActionKind.CHECK, None),  # the flop checked around
+        (3, ActionKind.CHECK, None),
+        (1, ActionKind.CHECK, None),
+        (2, ActionKind.BET, 200),
+        (1, ActionKind.CALL, 200),
+        (2, ActionKind.CHECK, None),  # the river checked down
+        (1, ActionKind.CHECK, None),
+    ]
+    assert [(e.seat, e.cards) for e in events if isinstance(e, Show)] == [
+        (2, ("As", "Ad")),
+        (1, ("Kh", "Qh")),
+    ]
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Award)] == [(2, 700)]
+    assert isinstance(events[-1], HandEnd)
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert alerts(events) == []
+
+
+def test_a_hole_card_that_lands_face_up_is_an_exposed_card() -> None:
+    events = fuse(a_hand(exposed=True))
+    assert any(
+        isinstance(e, CardSeen) and e.face.value == "up" and e.to == "seat:1" for e in events
+    )
+    found = alerts(events)
+    # The card is exposed; and the dealer (in this script) did not burn it before the flop.
+    assert [(family, rule, seat) for family, rule, seat in found] == [
+        ("exposed_card", "R-EXPOSE-4", 1),
+        ("exposed_card", "R-EXPOSE-4", None),
+    ]
+
+
+def test_a_short_push_is_a_chip_miscount() -> None:
+    found = alerts(fuse(a_hand(push=600)))
+    assert [(family, seat) for family, _, seat in found] == [("chip_miscount", 2)], found
+
+
+def test_a_card_the_camera_names_differently_from_the_shoe_is_caught() -> None:
+    found = alerts(fuse(a_hand(board_seen="8c")))
+    assert [rule for _, rule, _ in found] == ["R-DECK-12"], found
+
+
+def test_observations_that_are_not_cards_or_chips_are_ignored() -> None:
+    fusion = Fusion(TABLE, button=1)
+    obs: Observation = CardGone(ts_ns=1, camera="c", track=9, zone="muck")
+    assert fusion.feed(obs) == []
