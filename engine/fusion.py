@@ -94,6 +94,10 @@ class Fusion:
         self.seq = start_seq
         self.stacks: dict[int, int] = {}
         """Chips resting in each ``stack:N`` zone now."""
+        self.peaks: dict[int, int] = {}
+        """The most chips seen in each ``stack:N`` zone since the last hand ended: the stack
+        before the blinds left it (the shoe may read the first card before the camera has seen
+        the blinds come to rest)."""
         self.hand: _HandState | None = None
         self.hands = 0
         self.posted: dict[int, int] = {}
@@ -140,6 +144,8 @@ class Fusion:
         chips = dict(self.stacks)
         for seat, amount in self.posted.items():
             chips[seat] = chips.get(seat, 0) + amount
+        for seat, peak in self.peaks.items():
+            chips[seat] = max(chips.get(seat, 0), peak)
         seated = {seat: amount for seat, amount in sorted(chips.items()) if amount > 0}
         self.hands += 1
         if self.hands > 1:
@@ -175,6 +181,8 @@ class Fusion:
         if stack_seat is not None:
             before = self.stacks.get(stack_seat, 0)
             self.stacks[stack_seat] = amount
+            if self.hand is None:
+                self.peaks[stack_seat] = max(self.peaks.get(stack_seat, 0), amount)
             hand = self.hand
             if hand is not None and amount > before and hand.left_pot > 0:
                 won = min(amount - before, hand.left_pot)
@@ -305,3 +313,4 @@ class Fusion:
             out.append(self._event(Rake, ts_ns, amount=hand.left_pot))
         out.append(self._event(HandEnd, ts_ns, hand=str(hand.number)))
         self.hand = None
+        self.peaks = dict(self.stacks)

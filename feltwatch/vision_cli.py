@@ -75,7 +75,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     import numpy as np
     import yaml
 
-    from vision.layout import TableLayout
+    from vision.layout import TableLayout, overlapping
     from vision.zones import ZoneError, ZoneMap
 
     image = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
@@ -134,6 +134,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         "# zones in table millimetres (edit the polygons to fit the table's printed layout).\n"
         + yaml.safe_dump(config, sort_keys=False)
     )
+    for a, b in overlapping(layout.zones()):
+        print(
+            f"{args.output}: zones {a} and {b} overlap: edit their polygons to fit the "
+            f"table's printed layout",
+            file=sys.stderr,
+        )
     print(
         f"wrote {args.output} ({len(config['zones'])} zones, {args.seats} seats) and "  # type: ignore[arg-type]
         f"{args.preview} (the zones drawn on the image: check they fit)"

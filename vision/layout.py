@@ -27,9 +27,17 @@ class TableLayout:
         """Where a seat's cards go (mm)."""
         angle = math.pi * (0.92 - 0.84 * (seat - 1) / max(1, self.seats - 1))
         cx, cy = self.width_mm / 2, self.height_mm * 0.62
-        return cx + math.cos(angle) * self.width_mm * 0.36, cy - math.sin(
-            angle
-        ) * self.height_mm * 0.42
+        x = cx + math.cos(angle) * self.width_mm * 0.36
+        return x, cy - math.sin(angle) * self.height_mm * 0.39
+
+    def axes(self, zone: str) -> tuple[tuple[float, float], tuple[float, float]]:
+        """A zone's two directions (unit vectors, mm): across it, and along the line from its
+        seat to the table's centre (for the board, pot, ...: x and y)."""
+        _, _, seat = zone.partition(":")
+        if not seat:
+            return (1.0, 0.0), (0.0, 1.0)
+        ux, uy = self._towards_centre(int(seat))
+        return (-uy, ux), (ux, uy)
 
     def _towards_centre(self, seat: int) -> tuple[float, float]:
         x, y = self.seat_centre(seat)
@@ -40,12 +48,12 @@ class TableLayout:
     def bet_centre(self, seat: int) -> tuple[float, float]:
         """Where a seat's bets go: towards the pot, clear of its cards."""
         (x, y), (ux, uy) = self.seat_centre(seat), self._towards_centre(seat)
-        return x + ux * 190, y + uy * 190
+        return x + ux * 175, y + uy * 175
 
     def stack_centre(self, seat: int) -> tuple[float, float]:
         """Where a seat's chips rest: behind its cards, towards the player."""
         (x, y), (ux, uy) = self.seat_centre(seat), self._towards_centre(seat)
-        return x - ux * 175, y - uy * 175
+        return x - ux * 180, y - uy * 180
 
     @property
     def places(self) -> dict[str, tuple[float, float]]:
@@ -76,7 +84,14 @@ class TableLayout:
             "shoe": (200, 120),
             "tray": (260, 120),
         }
-        seat_sizes = {"seat": (100.0, 80.0), "bet": (100.0, 60.0), "stack": (100.0, 70.0)}
+        # Across: as wide as the seats' spacing allows (9 and 10 seats sit closer together).
+        spacing = math.dist(self.seat_centre(1), self.seat_centre(2)) if self.seats > 1 else 400
+        across_max = min(100.0, 0.36 * spacing)
+        seat_sizes = {
+            "seat": (across_max, 80.0),
+            "bet": (across_max, 55.0),
+            "stack": (across_max, 92.0),
+        }
         for name, (x, y) in self.places.items():
             kind, _, seat = name.partition(":")
             if seat:
@@ -94,3 +109,18 @@ class TableLayout:
                 for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
             ]
         return out
+
+
+def overlapping(zones: dict[str, list[list[float]]]) -> list[tuple[str, str]]:
+    """Pairs of zones that overlap (a point in both is given to the first listed)."""
+    import cv2
+    import numpy as np
+
+    names = list(zones)
+    out = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            area, _ = cv2.intersectConvexConvex(np.float32(zones[a]), np.float32(zones[b]))
+            if area > 0:
+                out.append((a, b))
+    return out

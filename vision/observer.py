@@ -190,8 +190,9 @@ class Observer:
     def _chip_counts(self, chips: list[Sighting], ts_ns: int) -> list[Observation]:
         counts: dict[str, Counter[int]] = {}
         for chip in chips:
-            if chip.denomination is not None:
-                counts.setdefault(self.zone(chip.box), Counter())[chip.denomination] += 1
+            zone = self.zone(chip.box)
+            if chip.denomination is not None and zone != OFF_TABLE:  # off every zone: in transit
+                counts.setdefault(zone, Counter())[chip.denomination] += 1
         out: list[Observation] = []
         for zone in set(counts) | set(self._chips) | set(self._chip_candidate):
             now = counts.get(zone, Counter())

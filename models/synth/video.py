@@ -29,6 +29,11 @@ from vision.chips import DEFAULT_CHIP_SET
 from vision.layout import CARD_MM, CHIP_MM, TableLayout
 
 FPS = 30
+CHIP_SLOTS = sorted(
+    ((c - 1.5, r - 1.5) for r in range(4) for c in range(4)), key=lambda p: (abs(p[1]), abs(p[0]))
+)
+"""Chip places in a zone (across, along), from the middle out, across first: 8 fit a bet zone,
+16 a stack zone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +122,17 @@ class Chips:
 
 
 @dataclass(frozen=True, slots=True)
+class Amount:
+    """Chips worth ``amount`` slid from ``source`` to ``zone`` (``tray``: new chips from the
+    dealer's tray). The dealer makes change in ``source`` first, as dealers do."""
+
+    source: str
+    zone: str
+    amount: int
+    duration_s: float = 0.6
+
+
+@dataclass(frozen=True, slots=True)
 class Pause:
     duration_s: float
 
@@ -128,7 +144,20 @@ class Clear:
     duration_s: float = 0.8
 
 
-Step = Deal | Turn | Move | Chips | Pause | Clear
+Step = Deal | Turn | Move | Chips | Amount | Pause | Clear
+
+
+def in_chips(amount: int) -> dict[int, int]:
+    """The fewest chips of the default set that make ``amount``."""
+    out: dict[int, int] = {}
+    for denomination in sorted(DENOMINATION_COLOURS, reverse=True):
+        count, amount = divmod(amount, denomination)
+        if count:
+            out[denomination] = count
+    if amount:
+        raise ValueError(f"{amount} cannot be paid in chips of {sorted(DENOMINATION_COLOURS)}")
+    return out
+
 
 DENOMINATION_COLOURS = {c.denomination: c.name for c in DEFAULT_CHIP_SET}
 
@@ -244,7 +273,10 @@ class HandVideo:
         same = [o for o in self.objects if o.zone == zone and o.kind == kind]
         n = len(same)
         if kind == "chip":  # spread side by side: a camera overhead counts only what it sees
-            return x + (n % 3 - 1) * (CHIP_MM + 3), y + (n // 3 % 3 - 1) * (CHIP_MM + 3)
+            (ax, ay), (lx, ly) = self.layout.axes(zone)
+            col, row = CHIP_SLOTS[n % len(CHIP_SLOTS)]
+            pitch = CHIP_MM + 2
+            return x + (col * ax + row * lx) * pitch, y + (col * ay + row * ly) * pitch
         if zone == "board":
             return x + (n - 2) * (CARD_MM[0] + 12), y
         if zone.startswith("seat:"):
@@ -408,12 +440,42 @@ class HandVideo:
                     obj.zone = step.zone
                     moved.append((obj, start, target))
             return moved
+        if isinstance(step, Amount):
+            return self._begin(Chips(step.source, step.zone, self._change(step), step.duration_s))
         if isinstance(step, Clear):
             muck = self.layout.places["muck"]
             return [(o, o.at, muck) for o in self.objects if o.kind == "card"]
         return []
 
+    def _change(self, step: Amount) -> dict[int, int]:
+        """Lay out ``step.source`` so that chips worth ``step.amount`` can be taken: the
+        chips it needs, in the fewest chips; returns them by denomination."""
+        paid = in_chips(step.amount)
+        if step.source == "tray":
+            return paid
+        here = [o for o in self.objects if o.kind == "chip" and o.zone == step.source]
+        total = sum(o.denomination for o in here)
+        if total < step.amount:
+            raise ValueError(f"{step.source} holds {total}, cannot pay {step.amount}")
+        for obj in here:
+            self.objects.remove(obj)
+        self._add_chips(step.source, in_chips(total - step.amount))
+        self._add_chips(step.source, paid)
+        return paid
+
+    def _relayout(self, zone: str) -> None:
+        """Tidy a zone's chips into their places (the dealer squares the stacks)."""
+        chips = [o for o in self.objects if o.kind == "chip" and o.zone == zone]
+        for obj in chips:
+            obj.zone = "moving"
+        for obj in chips:
+            obj.at = self._slot(zone, "chip")
+            obj.zone = zone
+
     def _end(self, step: Step) -> None:
+        if isinstance(step, Chips | Amount):
+            self._relayout(step.source)
+            self._relayout(step.zone)
         if isinstance(step, Turn):
             obj = self._card(step.card)
             obj.face = "up" if obj.face == "down" else "down"
