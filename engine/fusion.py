@@ -270,12 +270,8 @@ class Fusion:
         if zone in ("burn", "board") or to_seat is not None:
             card = item.card if face is Face.UP else None
             out.append(self._event(CardSeen, item.ts_ns, to=zone, face=face, card=card))
-        if to_seat is not None and self._all_dealt(hand):
+        if hand.shadow.hole_cards_dealt() or zone in ("burn", "board"):
             hand.dealt = True
-
-    def _all_dealt(self, hand: _HandState) -> bool:
-        needed = self.table.game.hole_card_count
-        return all(len(hand.seat_cards.get(s, {})) >= needed for s in hand.shadow.seats)
 
     def _turned(self, item: CardTurned, out: list[Event]) -> None:
         hand = self.hand

@@ -28,6 +28,8 @@ from vision.recognise import BACK, CARD, CHIP, HAND, Sighting
 from vision.tracker import Track, Tracker
 
 ZoneOf = Callable[[tuple[float, float]], str | None]
+DEALT_TO = ("seat:", "board", "burn")
+"""Zones a card reaches from the shoe; cards carried from elsewhere go to the muck (or off)."""
 
 
 @dataclass(slots=True)
@@ -42,6 +44,10 @@ class _CardState:
     """The id reported for this physical card (the first track's id, kept across a move)."""
     unseen: int = 0
     """Consecutive passes the tracker did not match this card."""
+    first_ns: int = 0
+    """When the tracker first matched it (for a carried card: somewhere on its way)."""
+    seen_ns: int = 0
+    """When the tracker last matched it."""
 
 
 @dataclass(slots=True)
@@ -75,6 +81,8 @@ class Observer:
         self.tracker = tracker or Tracker()
         self._cards: dict[int, _CardState] = {}
         self._departed: list[_Departure] = []
+        self._slack_ns = 150_000_000
+        """Tolerance between a departure's last sighting and its carried card's first one."""
         self._chips: dict[str, Counter[int]] = {}
         self._chip_candidate: dict[str, tuple[Counter[int], int]] = {}
         self._hands: dict[str, tuple[bool, int]] = {}
@@ -119,25 +127,32 @@ class Observer:
         size = max(box[2] - box[0], box[3] - box[1])
         return abs(centre[0] - before[0]) + abs(centre[1] - before[1]) <= self.rest_fraction * size
 
-    def _arrival(self, face: Face, card: str | None) -> _CardState | None:
-        """The picked-up card that this newly resting one is: the latest departure with the
-        same face and (face up) the same identity."""
-        for i in range(len(self._departed) - 1, -1, -1):
+    def _arrival(self, zone: str, face: Face, card: str | None, first_ns: int) -> _CardState | None:
+        """The picked-up card that this newly resting one is: the latest departure that left
+        before this card was first seen on its way, with the same face and (face up) the same
+        identity if any. A card landing in a seat, the board or the burn is dealt from the shoe
+        unless it is put back where it was picked up."""
+        eligible = [
+            i
+            for i, d in enumerate(self._departed)
+            if d.state.seen_ns <= first_ns + self._slack_ns
+            and (zone == d.state.settled[0] or not zone.startswith(DEALT_TO))  # type: ignore[index]
+        ]
+        for i in reversed(eligible):
             state = self._departed[i].state
             assert state.settled is not None
             if state.settled[1] == face and (face == Face.DOWN or state.reported_card == card):
                 return self._departed.pop(i).state
-        for i in range(len(self._departed) - 1, -1, -1):  # turned over while carried
-            state = self._departed[i].state
-            if face == Face.UP or state.settled is None or state.settled[1] == Face.DOWN:
-                return self._departed.pop(i).state
+        if eligible:  # turned over while carried (a shown hand killed face down)
+            return self._departed.pop(eligible[-1]).state
         return None
 
     def _card(self, track: Track, sighting: Sighting, ts_ns: int) -> list[Observation]:
         state = self._cards.get(track.id)
         if state is None:
-            state = self._cards[track.id] = _CardState(card_id=track.id)
+            state = self._cards[track.id] = _CardState(card_id=track.id, first_ns=ts_ns)
         state.unseen = 0
+        state.seen_ns = ts_ns
         where = (self.zone(sighting.box), Face.UP if sighting.kind == CARD else Face.DOWN)
         if not self._at_rest(state, sighting.box):
             state.passes = 0
@@ -166,7 +181,7 @@ class Observer:
             return []
         before = state.settled
         if before is None:  # newly at rest: a card dealt, or one that was carried here
-            earlier = self._arrival(where[1], card)
+            earlier = self._arrival(where[0], where[1], card, state.first_ns)
             if earlier is not None:
                 state.card_id, before = earlier.card_id, earlier.settled
         state.settled, state.reported_card = where, card

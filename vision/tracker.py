@@ -45,8 +45,11 @@ class Track:
 
 
 class Tracker:
-    def __init__(self, *, lost_passes: int = 30, match_iou: float = 0.8) -> None:
-        """``lost_passes``: detection passes a track survives unseen (a hand over a card)."""
+    def __init__(self, *, lost_passes: int = 30, match_iou: float = 0.5) -> None:
+        """``lost_passes``: detection passes a track survives unseen (a hand over a card);
+        ``match_iou``: ByteTrack's matching threshold on 1 - IoU (0.5: a detection continues a
+        track only if it overlaps it by half: cards at rest overlap their track almost wholly,
+        and a card dealt half over another must not take the other's track)."""
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
             self._byte = sv.ByteTrack(
