@@ -215,12 +215,15 @@ def main() -> int:
     parser.add_argument(
         "--valid", action="store_true", help="real photos of valid/ (for selection) not test/"
     )
+    parser.add_argument("--card-conf", type=float, help="identity confidence to name a card")
+    parser.add_argument("--turns", type=int, default=4, help="quarter turns read (1, 2, 4)")
     args = parser.parse_args()
-    recogniser = Recogniser()
+    options = {} if args.card_conf is None else {"card_conf": args.card_conf}
+    recogniser = Recogniser(turns=args.turns, **options)  # type: ignore[arg-type]
     split = "valid" if args.valid else "test"
     report = {
         f"real_{split}": real_photos(recogniser, split),
-        "synthetic_1080p": synthetic(recogniser, args.scenes),
+        "synthetic_1080p": synthetic(recogniser, args.scenes) if args.scenes else {},
         "real_chip_colours": real_chips(),
     }
     text = json.dumps(report, indent=2)

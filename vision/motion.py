@@ -20,6 +20,8 @@ class MotionGate:
         self.min_area = min_area_px * scale * scale
         self.pad = pad_px
         self._last: np.ndarray | None = None
+        self.mask: np.ndarray | None = None
+        """Where the last frame changed (at ``scale``; 255 = changed)."""
 
     def __call__(self, frame: np.ndarray) -> list[Box]:
         """Changed regions as x1, y1, x2, y2 in full-size pixels; the whole frame the first
@@ -29,10 +31,12 @@ class MotionGate:
         last, self._last = self._last, grey
         h, w = frame.shape[:2]
         if last is None or last.shape != grey.shape:
+            self.mask = np.full(grey.shape, 255, np.uint8)
             return [(0, 0, w, h)]
         diff = cv2.absdiff(grey, last)
         _, mask = cv2.threshold(diff, self.threshold, 255, cv2.THRESH_BINARY)
         mask = cv2.dilate(mask, np.ones((3, 3), np.uint8), iterations=2)
+        self.mask = mask
         count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
         boxes = []
         for x, y, bw, bh, area in stats[1:count]:
@@ -44,3 +48,13 @@ class MotionGate:
             y2 = min(h, int((y + bh) / self.scale) + self.pad)
             boxes.append((x1, y1, x2, y2))
         return boxes
+
+
+def changed(mask: np.ndarray, box: tuple[float, float, float, float], scale: float) -> float:
+    """The fraction of ``box`` (full-size pixels) that ``mask`` (at ``scale``) marks changed."""
+    h, w = mask.shape
+    x1, y1 = max(0, int(box[0] * scale)), max(0, int(box[1] * scale))
+    x2, y2 = min(w, int(np.ceil(box[2] * scale))), min(h, int(np.ceil(box[3] * scale)))
+    if x2 <= x1 or y2 <= y1:
+        return 0.0
+    return float(np.count_nonzero(mask[y1:y2, x1:x2])) / ((x2 - x1) * (y2 - y1))

@@ -29,6 +29,11 @@ from vision.tracker import Track, Tracker
 
 ZoneOf = Callable[[tuple[float, float]], str | None]
 DEALT_TO = ("seat:", "board", "burn")
+PUT_BACK = 0.3
+"""A card lost from view is back if one rests within this much of its size of where it lay."""
+Box = tuple[float, float, float, float]
+
+
 """Zones a card reaches from the shoe; cards carried from elsewhere go to the muck (or off)."""
 
 
@@ -48,6 +53,10 @@ class _CardState:
     """When the tracker first matched it (for a carried card: somewhere on its way)."""
     seen_ns: int = 0
     """When the tracker last matched it."""
+    rest: tuple[float, float] | None = None
+    """Where it lies (box centre) once reported at rest."""
+    pending_card: str | None = None
+    """Its name as it comes to rest (face up), before it is reported."""
 
 
 @dataclass(slots=True)
@@ -66,6 +75,7 @@ class Observer:
         depart_passes: int = 2,
         move_window_ns: int = 2_500_000_000,
         rest_fraction: float = 0.15,
+        sure_share: float = 0.6,
         tracker: Tracker | None = None,
     ) -> None:
         """``depart_passes``: passes a resting card may be unseen before it counts as picked up;
@@ -78,6 +88,9 @@ class Observer:
         self.depart_passes = depart_passes
         self.move_window_ns = move_window_ns
         self.rest_fraction = rest_fraction
+        self.sure_share = sure_share
+        """A card's name changes (``CardTurned``) only when the new name has this share of the
+        votes."""
         self.tracker = tracker or Tracker()
         self._cards: dict[int, _CardState] = {}
         self._departed: list[_Departure] = []
@@ -127,21 +140,38 @@ class Observer:
         size = max(box[2] - box[0], box[3] - box[1])
         return abs(centre[0] - before[0]) + abs(centre[1] - before[1]) <= self.rest_fraction * size
 
-    def _arrival(self, zone: str, face: Face, card: str | None, first_ns: int) -> _CardState | None:
+    def _arrival(self, state: _CardState, box: Box) -> _CardState | None:
         """The picked-up card that this newly resting one is: the latest departure that left
         before this card was first seen on its way, with the same face and (face up) the same
-        identity if any. A card landing in a seat, the board or the burn is dealt from the shoe
-        unless it is put back where it was picked up."""
+        identity if any. A card landing in a seat, the board or the burn is dealt from the shoe,
+        unless it lands where a card of that zone was lost from view (a hand covered it, or it
+        was lifted and put back)."""
+        assert state.candidate is not None
+        zone, face = state.candidate
+        size = max(box[2] - box[0], box[3] - box[1])
+
+        def same_place(other: _CardState) -> bool:
+            if other.rest is None or state.centre is None:
+                return False
+            dx, dy = other.rest[0] - state.centre[0], other.rest[1] - state.centre[1]
+            return abs(dx) + abs(dy) <= PUT_BACK * size
+
         eligible = [
             i
             for i, d in enumerate(self._departed)
-            if d.state.seen_ns <= first_ns + self._slack_ns
-            and (zone == d.state.settled[0] or not zone.startswith(DEALT_TO))  # type: ignore[index]
+            if d.state.seen_ns <= state.first_ns + self._slack_ns
+            and d.state.settled is not None
+            and (
+                not zone.startswith(DEALT_TO)
+                or (zone == d.state.settled[0] and same_place(d.state))
+            )
         ]
         for i in reversed(eligible):
-            state = self._departed[i].state
-            assert state.settled is not None
-            if state.settled[1] == face and (face == Face.DOWN or state.reported_card == card):
+            other = self._departed[i].state
+            assert other.settled is not None
+            if other.settled[1] == face and (
+                face == Face.DOWN or other.reported_card == state.pending_card
+            ):
                 return self._departed.pop(i).state
         if eligible:  # turned over while carried (a shown hand killed face down)
             return self._departed.pop(eligible[-1]).state
@@ -154,7 +184,7 @@ class Observer:
         state.unseen = 0
         state.seen_ns = ts_ns
         where = (self.zone(sighting.box), Face.UP if sighting.kind == CARD else Face.DOWN)
-        if not self._at_rest(state, sighting.box):
+        if sighting.moving or not self._at_rest(state, sighting.box):
             state.passes = 0
             return []
         if where != state.candidate:
@@ -165,7 +195,7 @@ class Observer:
         if state.passes < self.settle_passes or (where[1] == Face.UP and card is None):
             return []
         if where == state.settled:
-            if where[1] == Face.UP and card != state.reported_card:  # the vote changed its mind
+            if where[1] == Face.UP and card != state.reported_card and share >= self.sure_share:
                 state.reported_card = card
                 return [
                     CardTurned(
@@ -181,10 +211,11 @@ class Observer:
             return []
         before = state.settled
         if before is None:  # newly at rest: a card dealt, or one that was carried here
-            earlier = self._arrival(where[0], where[1], card, state.first_ns)
+            state.pending_card = card
+            earlier = self._arrival(state, sighting.box)
             if earlier is not None:
                 state.card_id, before = earlier.card_id, earlier.settled
-        state.settled, state.reported_card = where, card
+        state.settled, state.reported_card, state.rest = where, card, state.centre
         common = {
             "ts_ns": ts_ns,
             "camera": self.camera,
@@ -204,12 +235,15 @@ class Observer:
 
     def _chip_counts(self, chips: list[Sighting], ts_ns: int) -> list[Observation]:
         counts: dict[str, Counter[int]] = {}
+        busy = {self.zone(chip.box) for chip in chips if chip.moving}
         for chip in chips:
             zone = self.zone(chip.box)
             if chip.denomination is not None and zone != OFF_TABLE:  # off every zone: in transit
                 counts.setdefault(zone, Counter())[chip.denomination] += 1
         out: list[Observation] = []
         for zone in set(counts) | set(self._chips) | set(self._chip_candidate):
+            if zone in busy:
+                continue  # chips still moving there: count them once they rest
             now = counts.get(zone, Counter())
             candidate, passes = self._chip_candidate.get(zone, (None, 0))
             passes = passes + 1 if candidate == now else 1

@@ -44,6 +44,8 @@ class Sighting:
     card_conf: float = 0.0
     colour: str | None = None
     denomination: int | None = None
+    moving: bool = False
+    """Seen where something is moving (a hand, a card in flight): not at rest."""
 
     @property
     def label(self) -> str:
@@ -71,7 +73,7 @@ class Recogniser:
         *,
         threads: int = 1,
         conf: float = 0.3,
-        card_conf: float = 0.5,
+        card_conf: float = 0.3,
         overlap_px: int = 64,
         turns: int = 4,
     ) -> None:

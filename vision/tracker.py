@@ -49,21 +49,61 @@ class Tracker:
         """``lost_passes``: detection passes a track survives unseen (a hand over a card);
         ``match_iou``: ByteTrack's matching threshold on 1 - IoU (0.5: a detection continues a
         track only if it overlaps it by half: cards at rest overlap their track almost wholly,
-        and a card dealt half over another must not take the other's track)."""
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", FutureWarning)
-            self._byte = sv.ByteTrack(
-                track_activation_threshold=0.25,
-                lost_track_buffer=lost_passes,
-                minimum_matching_threshold=match_iou,
-                frame_rate=30,
-                minimum_consecutive_frames=1,
-            )
+        and a card dealt half over another must not take the other's track).
+
+        Each kind (face up, card back) has its own ByteTrack: a back dealt over a face-up card
+        must not continue the face's track. A card turned over in place ends one track and
+        starts another; the observer pairs them."""
+        self.lost_passes = lost_passes
+        self.match_iou = match_iou
+        self._bytes: dict[str, sv.ByteTrack] = {}
+        self._ids: dict[tuple[str, int], int] = {}
         self.tracks: dict[int, Track] = {}
+
+    def _byte(self, kind: str) -> sv.ByteTrack:
+        byte = self._bytes.get(kind)
+        if byte is None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                byte = self._bytes[kind] = sv.ByteTrack(
+                    track_activation_threshold=0.25,
+                    lost_track_buffer=self.lost_passes,
+                    minimum_matching_threshold=self.match_iou,
+                    frame_rate=30,
+                    minimum_consecutive_frames=1,
+                )
+        return byte
 
     def update(self, sightings: list[Sighting], ts_ns: int) -> list[tuple[Track, Sighting]]:
         """Match the sightings of one pass (the whole frame) to tracks; returns the matched
         pairs. Tracks ByteTrack has dropped are removed from ``tracks``."""
+        out = []
+        alive = set()
+        for kind in sorted({s.kind for s in sightings} | set(self._bytes)):
+            mine = [s for s in sightings if s.kind == kind]
+            byte = self._byte(kind)
+            for byte_id, sighting in self._update_kind(byte, mine):
+                key = (kind, byte_id)
+                if key not in self._ids:
+                    self._ids[key] = len(self._ids) + 1
+                track_id = self._ids[key]
+                track = self.tracks.get(track_id)
+                if track is None:
+                    track = self.tracks[track_id] = Track(track_id, kind, sighting.box, ts_ns)
+                track.box, track.seen_ns, track.last = sighting.box, ts_ns, sighting
+                track.kinds[sighting.kind] += 1
+                if sighting.kind == CARD and sighting.card:
+                    track.votes[sighting.card] += sighting.card_conf
+                out.append((track, sighting))
+            for t in (*byte.tracked_tracks, *byte.lost_tracks):
+                if (kind, t.external_track_id) in self._ids:
+                    alive.add(self._ids[(kind, t.external_track_id)])
+        for gone in [tid for tid in self.tracks if tid not in alive]:
+            del self.tracks[gone]
+        return out
+
+    @staticmethod
+    def _update_kind(byte: sv.ByteTrack, sightings: list[Sighting]) -> list[tuple[int, Sighting]]:
         if sightings:
             detections = sv.Detections(
                 xyxy=np.array([s.box for s in sightings], np.float32),
@@ -74,23 +114,8 @@ class Tracker:
         else:
             detections = sv.Detections.empty()
             detections.confidence = np.zeros(0, np.float32)
-        tracked = self._byte.update_with_detections(detections)
-        out = []
-        for tracker_id, index in zip(
-            tracked.tracker_id, tracked.data.get("index", []), strict=True
-        ):
-            sighting = sightings[int(index)]
-            track = self.tracks.get(int(tracker_id))
-            if track is None:
-                track = Track(int(tracker_id), sighting.kind, sighting.box, ts_ns)
-                self.tracks[track.id] = track
-            track.box, track.seen_ns, track.last = sighting.box, ts_ns, sighting
-            track.kinds[sighting.kind] += 1
-            track.kind = sighting.kind
-            if sighting.kind == CARD and sighting.card:
-                track.votes[sighting.card] += sighting.card_conf
-            out.append((track, sighting))
-        alive = {t.external_track_id for t in (*self._byte.tracked_tracks, *self._byte.lost_tracks)}
-        for gone in [tid for tid in self.tracks if tid not in alive]:
-            del self.tracks[gone]
-        return out
+        tracked = byte.update_with_detections(detections)
+        indices = tracked.data.get("index", [])
+        return [
+            (int(t), sightings[int(i)]) for t, i in zip(tracked.tracker_id, indices, strict=True)
+        ]

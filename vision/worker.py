@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from engine.observations import Observation
 from vision.detector import Detection
-from vision.motion import MotionGate
+from vision.motion import MotionGate, changed
 from vision.observer import Observer
 from vision.recognise import Recogniser, Sighting, merge
 from vision.tiles import Tile
+
+MOVING = 0.05
+"""A sighting whose box changed this much (fraction of its pixels) is not at rest."""
 
 
 @dataclass(slots=True)
@@ -73,6 +76,8 @@ class VisionWorker:
         self._moved_at: dict[int, int] = {}
         """Tile -> the last frame with motion over it."""
         self._read_at: dict[int, int] = {}
+        self._masks: list[np.ndarray] = []
+        """The motion masks of the last ``still_frames`` frames."""
         """Tile -> the last pass that read it."""
         self._cached: dict[int, list[Detection]] = {}
         self._named: dict[tuple[str, tuple[float, ...]], Sighting] = {}
@@ -89,7 +94,10 @@ class VisionWorker:
             self._dirty = set(range(len(self._tiles)))
             self._cached.clear()
         self.stats.frames += 1
-        for region in self.motion(image):
+        regions = self.motion(image)
+        if self.motion.mask is not None:
+            self._masks = [*self._masks[-(self.still_frames - 1) :], self.motion.mask]
+        for region in regions:
             for i, tile in enumerate(self._tiles):
                 if tile.overlaps(region):
                     self._dirty.add(i)
@@ -136,5 +144,12 @@ class VisionWorker:
         for sighting in self.recogniser.name(image, fresh):
             named[(sighting.kind, tuple(round(v, 1) for v in sighting.box))] = sighting
         self._named = named
-        self.sightings = list(named.values())
+        self.sightings = [
+            replace(s, moving=True) if self._moving(s.box) else s for s in named.values()
+        ]
         return self.observer.update(self.sightings, ts_ns)
+
+    def _moving(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether the pixels of ``box`` changed in the last frames (the object, or a hand
+        over it, is moving: what is seen there now is not at rest)."""
+        return any(changed(m, box, self.motion.scale) > MOVING for m in self._masks)

@@ -281,7 +281,9 @@ class HandVideo:
             return x + (n - 2) * (CARD_MM[0] + 12), y
         if zone.startswith("seat:"):
             return x + (n - 0.5) * (CARD_MM[0] * 0.55), y + n * 4
-        return x + self._rng.uniform(-15, 15), y + self._rng.uniform(-10, 10)  # piles
+        if zone == "burn":  # staggered, so the burns can be counted
+            return x + (n - 1) * 28, y + (n - 1) * 10
+        return x + self._rng.uniform(-45, 45), y + self._rng.uniform(-30, 30)  # untidy piles
 
     def _add_chips(self, zone: str, counts: dict[int, int]) -> None:
         for denomination, count in sorted(counts.items()):
