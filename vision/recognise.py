@@ -145,6 +145,20 @@ class Recogniser:
     def name(self, image: np.ndarray, detections: list[Detection]) -> list[Sighting]:
         """Sightings for ``detections`` of ``image``: cards named, chips coloured; a face the
         classifier calls ``none`` (not a card face) is dropped."""
+        h, w = image.shape[:2]
+        detections = [
+            Detection(
+                d.label,
+                d.conf,
+                (
+                    max(0.0, d.box[0]),
+                    max(0.0, d.box[1]),
+                    min(float(w), d.box[2]),
+                    min(float(h), d.box[3]),
+                ),
+            )
+            for d in detections
+        ]
         cards = [d for d in detections if d.label == CARD]
         identities = self.identity(image, [d.box for d in cards])
         named = dict(zip((id(d) for d in cards), identities, strict=True))
