@@ -9,7 +9,7 @@ supervision is pinned at 0.30: it still has ``ByteTrack`` and, unlike its succes
 from __future__ import annotations
 
 import warnings
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,10 +30,8 @@ class Track:
     box: Box
     seen_ns: int
     """When it was last matched."""
-    kinds: Counter[str] = field(default_factory=Counter)
     votes: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
     """Card identity -> summed classifier confidence over the face-up sightings."""
-    last: Sighting | None = None
 
     @property
     def card(self) -> tuple[str | None, float]:
@@ -90,8 +88,7 @@ class Tracker:
                 track = self.tracks.get(track_id)
                 if track is None:
                     track = self.tracks[track_id] = Track(track_id, kind, sighting.box, ts_ns)
-                track.box, track.seen_ns, track.last = sighting.box, ts_ns, sighting
-                track.kinds[sighting.kind] += 1
+                track.box, track.seen_ns = sighting.box, ts_ns
                 if sighting.kind == CARD and sighting.card:
                     track.votes[sighting.card] += sighting.card_conf
                 out.append((track, sighting))
