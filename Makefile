@@ -62,13 +62,15 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	touch $@
 
 # Render the data and train both models from scratch on the CPU (about 2.5 hours on 2 cores),
-# then export them to models/*.onnx. HOURS and MINUTES cap the two trainings.
+# export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
+# two trainings.
 HOURS ?= 1.5
 MINUTES ?= 70
 models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 	$(BIN)/python -m models.synth.make_dataset build/synth
 	$(BIN)/python -m models.identity_data build/identity
 	$(TRAIN) -m models.train --data build/synth --hours $(HOURS)
+	$(TRAIN) -m models.quantize
 	$(TRAIN) -m models.train_identity --data build/identity --minutes $(MINUTES)
 
 # The models' accuracy on the real test photos and on rendered 1080p tables (models/README.md).

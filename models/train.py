@@ -97,6 +97,7 @@ def main() -> int:
     best = BUILD / "runs" / "detector" / "weights" / "best.pt"
     exported = YOLO(str(best)).export(format="onnx", imgsz=args.imgsz, simplify=False, opset=17)
     shutil.copy(exported, args.out)
+    shutil.copy(best, args.out.with_suffix(".pt"))  # ultralytics' own weights, for the bench
     print(f"exported {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
     return 0
 

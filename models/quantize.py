@@ -1,0 +1,96 @@
+"""Quantise the detector to int8 (onnxruntime static quantisation, QDQ, per channel): twice as
+fast on one CPU core (10 vs 19 ms a 320-pixel tile here) for the same accuracy (`make eval`).
+
+    .venv-train/bin/python -m models.quantize [--model models/detector.onnx] [--frames 120]
+
+Calibrates on rendered training frames (``build/synth``, never test data). The detection
+head's decoding (box distribution, concatenation of boxes in pixels with class scores in 0..1)
+stays in float: one 8-bit scale cannot hold both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.real import ROOT
+from vision.detector import letterbox
+
+HEAD = re.compile(r"^/model\.23/")
+HEAD_CONVS = re.compile(r"^/model\.23/cv[23]\.\d/cv[23]\.\d\.[01]/")
+"""The head's feature convolutions, quantised like the rest; its decoding is not."""
+
+
+def main() -> int:
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", type=Path, default=ROOT / "models" / "detector.onnx")
+    parser.add_argument("--data", type=Path, default=ROOT / "build" / "synth")
+    parser.add_argument("--frames", type=int, default=120)
+    args = parser.parse_args()
+    import onnx
+
+    source = onnx.load(str(args.model))
+    if any(node.op_type == "QuantizeLinear" for node in source.graph.node):
+        print(f"{args.model} is already quantised")
+        return 0
+    size = int(source.graph.input[0].type.tensor_type.shape.dim[2].dim_value) or 320
+    frames = sorted((args.data / "images" / "train").glob("train-*.jpg"))[: args.frames]
+    if not frames:
+        print(f"{args.data}: no rendered training frames to calibrate on", file=sys.stderr)
+        return 1
+
+    class Frames(CalibrationDataReader):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.paths = iter(frames)
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            path = next(self.paths, None)
+            if path is None:
+                return None
+            boxed, _, _ = letterbox(cv2.imread(str(path)), size)
+            blob = np.ascontiguousarray(boxed[:, :, ::-1].transpose(2, 0, 1), dtype=np.float32)
+            return {source.graph.input[0].name: blob[None] / 255.0}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        prepared, quantised = Path(tmp) / "prepared.onnx", Path(tmp) / "int8.onnx"
+        quant_pre_process(str(args.model), str(prepared))
+        names = [n.name for n in onnx.load(str(prepared)).graph.node]
+        keep_float = [n for n in names if HEAD.match(n) and not HEAD_CONVS.match(n)]
+        quantize_static(
+            str(prepared),
+            str(quantised),
+            Frames(),
+            quant_format=QuantFormat.QDQ,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            nodes_to_exclude=keep_float,
+        )
+        model = onnx.load(str(quantised))
+        del model.metadata_props[:]
+        model.metadata_props.extend(source.metadata_props)  # class names, input size
+        onnx.save(model, str(quantised))
+        shutil.copy(quantised, args.model)
+    print(
+        f"quantised {args.model} on {len(frames)} frames ({args.model.stat().st_size / 1e6:.1f} MB)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
