@@ -83,7 +83,6 @@ class Recogniser:
         self.tile_px = self.detector.size
         self.overlap_px = overlap_px
         self.card_conf = card_conf
-        self.tiles_run = 0
 
     # -- detection ---------------------------------------------------------------------------
 
@@ -101,13 +100,12 @@ class Recogniser:
         out = []
         for tile in tiles:
             x1, y1, x2, y2 = tile.box
-            self.tiles_run += 1
             for d in self.detector(frame[y1:y2, x1:x2]):
                 box = (d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1)
                 cut = touches_edge(box, tile, w, h)
                 if cut and drop_cut:
                     continue
-                out.append(Detection(d.label, d.conf / 2 if cut else d.conf, box))
+                out.append(_clipped(Detection(d.label, d.conf / 2 if cut else d.conf, box), w, h))
         return out
 
     def detect_image(self, image: np.ndarray, finest_px: int = 2048) -> list[Detection]:
@@ -118,7 +116,7 @@ class Recogniser:
         scale, and the detector's guesses at them from a tile are unreliable."""
         h, w = image.shape[:2]
         longest = max(h, w)
-        found = list(self.detector(image))
+        found = [_clipped(d, w, h) for d in self.detector(image)]
         side = self.tile_px * 2
         while True:
             scale = min(1.0, side / longest)
@@ -145,20 +143,6 @@ class Recogniser:
     def name(self, image: np.ndarray, detections: list[Detection]) -> list[Sighting]:
         """Sightings for ``detections`` of ``image``: cards named, chips coloured; a face the
         classifier calls ``none`` (not a card face) is dropped."""
-        h, w = image.shape[:2]
-        detections = [
-            Detection(
-                d.label,
-                d.conf,
-                (
-                    max(0.0, d.box[0]),
-                    max(0.0, d.box[1]),
-                    min(float(w), d.box[2]),
-                    min(float(h), d.box[3]),
-                ),
-            )
-            for d in detections
-        ]
         cards = [d for d in detections if d.label == CARD]
         identities = self.identity(image, [d.box for d in cards])
         named = dict(zip((id(d) for d in cards), identities, strict=True))
@@ -188,6 +172,13 @@ class Recogniser:
         h, w = frame.shape[:2]
         chosen = self.grid(w, h) if tiles is None else tiles
         return self.name(frame, merge(self.detect_tiles(frame, chosen)))
+
+
+def _clipped(d: Detection, width: int, height: int) -> Detection:
+    """``d`` with its box inside the image (the network may reach a little past an edge)."""
+    x1, y1, x2, y2 = d.box
+    box = (max(0.0, x1), max(0.0, y1), min(float(width), x2), min(float(height), y2))
+    return d if box == d.box else Detection(d.label, d.conf, box)
 
 
 def _crop(image: np.ndarray, box: Box) -> np.ndarray:
