@@ -1,0 +1,42 @@
+"""``feltwatch watch``: the vision worker on a video file (and the rendered demo table)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+import yaml
+
+from feltwatch.cli import main
+from models.synth.video import Deal, HandVideo, Layout, Pause
+
+
+def test_watch_prints_the_observations_of_a_video_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    layout = Layout(seats=3)
+    video = HandVideo(layout, [Deal("7c", "seat:1"), Deal("Qs", "board", "up"), Pause(0.5)])
+    path = tmp_path / "hand.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30.0, layout.frame)
+    for frame in video.frames():
+        writer.write(frame.image)
+    writer.release()
+    zones = tmp_path / "zones.yaml"
+    zones.write_text(yaml.safe_dump(layout.zone_config()))
+    assert main(["watch", str(path), "--zones", str(zones), "--json"]) == 0
+    captured = capsys.readouterr()
+    cards = [json.loads(line) for line in captured.out.splitlines()]
+    cards = [(c["zone"], c["face"], c["card"]) for c in cards if c["type"] == "CardAppeared"]
+    assert cards == [("seat:1", "down", None), ("board", "up", "Qs")]
+    assert "frames" in captured.err and "detection passes" in captured.err
+
+
+def test_watch_names_what_it_needs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["watch", "usb:0"]) == 1
+    assert "--zones: needed for a camera or a file" in capsys.readouterr().err
+    bad = tmp_path / "zones.yaml"
+    bad.write_text("corners_px: [[0, 0]]\nwidth_mm: 1\nheight_mm: 1\nzones: {}\n")
+    assert main(["watch", str(bad), "--zones", str(bad)]) == 1
+    assert "corners_px: expected 4 points" in capsys.readouterr().err
