@@ -1,10 +1,14 @@
 """From tracks to debounced observations in table zones (``engine.observations``).
 
 A card is reported once it has rested in the same zone with the same face for ``settle_passes``
-detection passes (a card sliding across the felt is not reported at every zone it crosses):
-first as ``CardAppeared``, later as ``CardMoved`` (another zone) or ``CardTurned`` (other face),
-and ``CardGone`` once the tracker gives it up. Chips are counted per zone by denomination and
-reported when a zone's count has changed and held; a dealer's hand when it enters or leaves.
+detection passes (a card sliding across the felt, or under a moving hand, is not reported at
+every zone it crosses): first as ``CardAppeared``, later as ``CardMoved`` (another zone) or
+``CardTurned`` (other face, or a clearly better name). A card carried away loses its track on
+the way: the observer pairs the card that went out of view with the one that comes to rest
+elsewhere (a card landing in a seat, the board or the burn is a new card from the shoe, unless
+it lands where one was lost from view), and reports ``CardGone`` if none lands in time. Chips
+are counted per zone by denomination once at rest and reported when a zone's count changed and
+held; a dealer's hand when it enters or leaves a zone.
 """
 
 from __future__ import annotations
