@@ -30,7 +30,7 @@ import numpy as np
 from engine.cards import DECK
 from models.real import REAL, real_boxes
 from models.synth.scene import BACK, CARD, CHIP, HAND, render
-from vision.chips import ChipColour, ChipReader
+from vision.chips import ChipReader, calibrated
 from vision.recognise import Recogniser, Sighting
 
 with warnings.catch_warnings():
@@ -195,10 +195,7 @@ def real_chips() -> dict[str, object]:
         for j, (other, _) in enumerate(items):
             if j != i:
                 samples.setdefault(other, []).append(bodies[j])
-        chip_set = tuple(
-            ChipColour(name, tuple(int(v) for v in np.median(s, axis=0)), 1)  # type: ignore[arg-type]
-            for name, s in samples.items()
-        )
+        chip_set = calibrated(samples, default.denominations())
         right_calibrated += ChipReader(chip_set).read(img).name == colour
     return {
         "crops": len(items),

@@ -58,6 +58,19 @@ def chip_set_from_config(config: Mapping[str, Mapping[str, object]]) -> tuple[Ch
     return tuple(out)
 
 
+def calibrated(
+    samples: Mapping[str, list[np.ndarray]], denominations: Mapping[str, int]
+) -> tuple[ChipColour, ...]:
+    """The chip set sampled on the table: for each colour, the median of its chips' body
+    colours (``ChipReader.body_colour``) under the table's own light."""
+    return tuple(
+        ChipColour(
+            name, tuple(int(v) for v in np.median(bodies, axis=0)), denominations.get(name, 1)
+        )  # type: ignore[arg-type]
+        for name, bodies in samples.items()
+    )
+
+
 def _lab(bgr: np.ndarray) -> np.ndarray:
     pixels = np.clip(bgr, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
     return cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)

@@ -42,13 +42,19 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[in
     return out, scale, (left, top)
 
 
+def cpu_session(model: Path, threads: int) -> ort.InferenceSession:
+    """An onnxruntime session on the CPU with ``threads`` threads that do not spin when idle
+    (the worker shares its core with the capture and the other cameras)."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+
+
 class Detector:
     def __init__(self, model: Path, *, threads: int = 1, conf: float = 0.25, iou: float = 0.5):
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(model, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
         names = ast.literal_eval(meta["names"]) if "names" in meta else {}
         self.names: dict[int, str] = {int(k): str(v) for k, v in names.items()}

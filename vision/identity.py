@@ -9,16 +9,13 @@ card face: a back, a chip, a hand, the felt), which the worker drops.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-
-import onnxruntime as ort
+from vision.detector import cpu_session
 
 CROP_PX = 80
 """Side of the square crop the classifier reads."""
@@ -65,11 +62,7 @@ class IdentityClassifier:
         """``turns``: read each crop at this many quarter turns (1, 2 or 4) and average: the
         classifier learnt cards at every quarter turn, and several readings agree more often
         than one."""
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(model, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
         self.names: list[str] = meta["names"].split(",")
         self.input = self.session.get_inputs()[0].name

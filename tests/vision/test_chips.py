@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
+from models.eval import real_chips
 from models.synth.scene import chip_sprite
 from vision.chips import (
     DEFAULT_CHIP_SET,
@@ -41,23 +41,6 @@ def test_a_chip_set_comes_from_the_config_and_bad_entries_are_named() -> None:
 def test_real_chips_read_right_once_the_set_is_calibrated_from_other_chips_of_it() -> None:
     """Leave one out: each real photo is read with the colours sampled from the other photos
     (an installer's calibration); the default scheme alone is not enough under real light."""
-    items = [
-        (p.parent.name, cv2.imread(str(p)))
-        for p in sorted(POKEVISOR.glob("*/*.jpg"))
-        if p.parent.name != "unknown"
-    ]
-    reader = ChipReader()
-    bodies = [reader.body_colour(img) for _, img in items]
-    right = 0
-    for i, (colour, img) in enumerate(items):
-        samples: dict[str, list[np.ndarray]] = {}
-        for j, (other, _) in enumerate(items):
-            if j != i:
-                samples.setdefault(other, []).append(bodies[j])
-        chip_set = tuple(
-            ChipColour(name, tuple(int(v) for v in np.median(s, axis=0)), 1)  # type: ignore[arg-type]
-            for name, s in samples.items()
-        )
-        right += ChipReader(chip_set).read(img).name == colour
-    assert len(items) == 29
-    assert right / len(items) >= 0.8  # measured 25 / 29
+    result = real_chips()
+    assert result["crops"] == 29
+    assert result["accuracy_calibrated_leave_one_out"] >= 0.8  # measured 25 / 29
