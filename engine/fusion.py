@@ -13,6 +13,8 @@ becomes the table event log (v1) that the hand engine and the rules check.
   engine counts it as a fold). Cards turned face up in a seat at the showdown are a ``show``.
 - Pushes: chips leaving the pot and coming to rest in ``stack:N`` are an ``award``; what left
   the pot and reached no seat when the hand ends is the ``rake``.
+- A card that comes to rest face up in the ``shoe`` zone was found face up in the deck (boxed):
+  a ``card`` to ``shoe``, face up.
 - A hand starts with its first card (a shoe read or a card dealt) after the table was cleared:
   each seat's stack is then the chips in its ``stack`` and ``bet`` zones, and the chips already
   in the bet zones are its blinds, in the order they came. It ends when no card is left on the
@@ -246,7 +248,8 @@ class Fusion:
         if isinstance(item, CardTurned):
             self._turned(item, out)
             return
-        if not zone.startswith(CARD_ZONES) and zone != "off_table":
+        boxed = zone == "shoe" and item.face is SeenFace.UP and not isinstance(item, CardMoved)
+        if not zone.startswith(CARD_ZONES) and zone != "off_table" and not boxed:
             return
         self._begin(item.ts_ns, out)
         hand = self.hand
@@ -267,6 +270,9 @@ class Fusion:
             hand.seat_cards.setdefault(to_seat, {})[item.track] = item.card
         if zone == "board":
             self._checks_before(None, item.ts_ns, out)
+        if boxed:  # found face up in the deck and set down by the shoe: the shoe never read it
+            out.append(self._event(CardSeen, item.ts_ns, to="shoe", face=Face.UP, card=item.card))
+            return
         if zone in ("burn", "board") or to_seat is not None:
             card = item.card if face is Face.UP else None
             out.append(self._event(CardSeen, item.ts_ns, to=zone, face=face, card=card))

@@ -26,6 +26,7 @@ from engine.events import (
     HandEnd,
     HandStart,
     Muck,
+    Rake,
     ShoeDraw,
     Show,
     TableConfig,
@@ -104,6 +105,8 @@ def simulate_hand(
     for pot in reversed(settlement.pots):  # side pots first
         for seat, amount in settlement.shares.get(pot.name, {}).items():
             events.append(Award(seq=0, ts_ms=0, seat=seat, amount=amount, pot=pot.name))
+    if settlement.rake:
+        events.append(Rake(seq=0, ts_ms=0, amount=settlement.rake))
     events.append(end)
     return [replace(e, seq=i + 1, ts_ms=250 * (i + 1)) for i, e in enumerate(events)]
 
@@ -139,7 +142,7 @@ def _betting(shadow: Hand, emit: Callable[[Event], None], rng: random.Random, un
 
 
 def demo_table(seats: int = 6) -> TableConfig:
-    """The demo's table: 6-max no-limit 50/100, no rake."""
+    """The demo's table: 6-max no-limit 50/100, 5 % rake capped at 300 (``deploy/demo.yaml``)."""
     return TableConfig(
         seq=0,
         ts_ms=0,
@@ -148,5 +151,6 @@ def demo_table(seats: int = 6) -> TableConfig:
         seats=seats,
         sb=50,
         bb=100,
-        rake_pct=Decimal(0),
+        rake_pct=Decimal(5),
+        rake_cap=300,
     )

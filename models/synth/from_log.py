@@ -75,6 +75,9 @@ def script_for_hand(
             put(event.seat, bets.get(event.seat, 0) + event.amount)
         elif isinstance(event, ShoeDraw):
             pending.append(event.card)
+        elif isinstance(event, CardSeen) and event.to == "shoe":
+            if event.card is not None:  # a boxed card: found face up, set aside by the shoe
+                steps.append(Deal(event.card, "shoe", "up"))
         elif isinstance(event, CardSeen):
             card = pending.pop(0) if pending else (event.card or spare.pop())
             face = event.face.value

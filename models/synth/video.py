@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -29,6 +29,7 @@ from vision.chips import DEFAULT_CHIP_SET
 from vision.layout import CARD_MM, CHIP_MM, TableLayout
 
 FPS = 30
+_NO_IMAGE = np.zeros((0, 0, 3), np.uint8)
 CHIP_SLOTS = sorted(
     ((c - 1.5, r - 1.5) for r in range(4) for c in range(4)), key=lambda p: (abs(p[1]), abs(p[0]))
 )
@@ -147,6 +148,16 @@ class Clear:
 Step = Deal | Turn | Move | Chips | Amount | Pause | Clear
 
 
+def step_frames(script: list[Step]) -> tuple[list[int], int]:
+    """The frame at which each step of ``script`` begins, and the video's length in frames
+    (``HandVideo.frames`` yields exactly these), without rendering anything."""
+    starts, index = [], 0
+    for step in script:
+        starts.append(index)
+        index += max(1, round(step.duration_s * FPS))
+    return starts, index + FPS
+
+
 def in_chips(amount: int) -> dict[int, int]:
     """The fewest chips of the default set that make ``amount``."""
     out: dict[int, int] = {}
@@ -205,6 +216,8 @@ class HandVideo:
     seed: int = 0
     start: dict[str, dict[int, int]] = field(default_factory=dict)
     """Chips resting before the first step: zone -> denomination -> count."""
+    images: bool = True
+    """False: frames carry the ground truth only (``image`` is empty), for fast tests."""
 
     def __post_init__(self) -> None:
         rng = random.Random(self.seed)
@@ -213,12 +226,17 @@ class HandVideo:
         self.back = np.asarray(draw_back(rng.randrange(4)), np.float32)
         self.hand_seed = rng.randrange(2**31)
         fw, fh = self.layout.frame
-        background = self._felt_mm()
-        self.background = cv2.warpPerspective(
-            background, self.layout.homography(), (fw, fh), borderMode=cv2.BORDER_REPLICATE
-        )
-        noise = np.random.default_rng(self.seed)
-        self.noise = [noise.normal(0, 3, (fh, fw, 3)).astype(np.float32) for _ in range(4)]
+        self.background = _NO_IMAGE.astype(np.float32)
+        self.noise: list[np.ndarray] = []
+        if self.images:
+            self.background = cv2.warpPerspective(
+                self._felt_mm(),
+                self.layout.homography(),
+                (fw, fh),
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            noise = np.random.default_rng(self.seed)
+            self.noise = [noise.normal(0, 3, (fh, fw, 3)).astype(np.float32) for _ in range(4)]
         self.objects: list[_Object] = []
         for zone, counts in self.start.items():
             self._add_chips(zone, counts)
@@ -338,8 +356,22 @@ class HandVideo:
         return Truth("chip", obj.name, zone, box, moving)
 
     def _frame(
-        self, index: int, step: int, carried: list[_Object], hand_at: tuple[float, float] | None
+        self,
+        index: int,
+        step: int,
+        carried: list[_Object],
+        hand_at: tuple[float, float] | None,
+        draw: bool = True,
     ) -> Frame:
+        ts_ns = index * 1_000_000_000 // FPS
+        if not draw:  # the scene moves on; nothing is drawn (a camera that drops the frame)
+            return Frame(index, ts_ns, _NO_IMAGE, (), step)
+        if not self.images:  # the ground truth only: every object placed, nothing painted
+            canvas = np.zeros((0, 0, 3), np.float32)
+            resting = sorted(self.objects, key=lambda o: o.kind == "card")
+            placed = [self._draw(canvas, o, False, o.zone) for o in resting if o not in carried]
+            placed += [self._draw(canvas, o, True, "moving") for o in carried]
+            return Frame(index, ts_ns, _NO_IMAGE, tuple(placed), step)
         canvas = self.background.copy()
         truths = []
         for obj in sorted(self.objects, key=lambda o: o.kind == "card"):  # chips under cards
@@ -361,10 +393,11 @@ class HandVideo:
             truths.append(Truth("hand", "hand", "moving", box, True))
         canvas += self.noise[index % len(self.noise)]
         image = np.clip(canvas, 0, 255).astype(np.uint8)
-        return Frame(index, index * 1_000_000_000 // FPS, image, tuple(truths), step)
+        return Frame(index, ts_ns, image, tuple(truths), step)
 
-    def frames(self) -> Iterator[Frame]:
-        """Every frame of the script, then a second of the final table."""
+    def frames(self, draw: Callable[[int], bool] | None = None) -> Iterator[Frame]:
+        """Every frame of the script, then a second of the final table. ``draw(index)`` False:
+        that frame is skipped (its ``image`` is empty and it has no ground truth)."""
         index = 0
         for number, step in enumerate(self.script):
             n = max(1, round(step.duration_s * FPS))
@@ -381,11 +414,12 @@ class HandVideo:
                     hand = self._card(step.card).at
                 if moves and k == n - 1:
                     carried, hand = [], None
-                yield self._frame(index, number, carried, hand)
+                yield self._frame(index, number, carried, hand, draw is None or draw(index))
                 index += 1
             self._end(step)
         for _ in range(FPS):
-            yield self._frame(index, len(self.script) - 1, [], None)
+            last = len(self.script) - 1
+            yield self._frame(index, last, [], None, draw is None or draw(index))
             index += 1
 
     def _begin(self, step: Step) -> list[tuple[_Object, tuple[float, float], tuple[float, float]]]:

@@ -14,28 +14,12 @@ from engine.observations import (
     Face,
     Observation,
 )
+from models.synth.truth import sightings
 from models.synth.video import Clear, Deal, HandVideo, Layout, Move, Pause, demo_script, demo_start
-from vision.chips import DEFAULT_CHIP_SET
 from vision.observer import Observer
-from vision.recognise import Sighting
 from vision.zones import ZoneMap
 
-DENOMINATIONS = {chip.name: chip.denomination for chip in DEFAULT_CHIP_SET}
 LAYOUT = Layout(frame=(960, 540))  # ground truth needs no resolution: a quick render
-
-
-def oracle(objects) -> list[Sighting]:  # type: ignore[no-untyped-def]
-    out = []
-    for o in objects:
-        if o.kind == "card":
-            out.append(Sighting("card", 0.9, o.box, o.name, 0.95))
-        elif o.kind == "chip":
-            out.append(
-                Sighting("chip", 0.9, o.box, colour=o.name, denomination=DENOMINATIONS[o.name])
-            )
-        else:
-            out.append(Sighting(o.kind, 0.9, o.box))
-    return out
 
 
 def observe(video: HandVideo, every: int = 3) -> list[Observation]:
@@ -43,7 +27,7 @@ def observe(video: HandVideo, every: int = 3) -> list[Observation]:
     out: list[Observation] = []
     for frame in video.frames():
         if frame.index % every == 0:
-            out.extend(observer.update(oracle(frame.objects), frame.ts_ns))
+            out.extend(observer.update(sightings(frame.objects), frame.ts_ns))
     return out
 
 

@@ -15,8 +15,8 @@ from engine.mutate import exposed_hole_card, play, short_award
 from engine.session import check
 from engine.simulate import demo_table, simulate_hand
 from models.synth.from_log import script_for_hand
+from models.synth.truth import sightings
 from models.synth.video import Deal, HandVideo, Layout
-from tests.vision.test_observer import oracle
 from vision.observer import Observer
 from vision.zones import ZoneMap
 
@@ -53,7 +53,7 @@ def replay(events: list[Event]) -> list[Event]:
                     )
                 )
         if frame.index % 3 == 0:
-            for observation in observer.update(oracle(frame.objects), frame.ts_ns):
+            for observation in observer.update(sightings(frame.objects), frame.ts_ns):
                 out += fusion.feed(observation)
     return out
 

@@ -1,0 +1,171 @@
+"""The demo table's session: seeded hands played one after the other on the rendered table, with
+one irregularity of each family injected between clean hands, and the timeline every part of
+the simulation shares (the cameras render it, the simulated shoe reads its cards on it).
+
+    session = DemoSession(seed=7, hands=12)
+    for hand in session.hands:           # hand.steps, hand.start, hand.draws, hand.injected
+        ...
+    session.draw_times_s()               # (seconds from the start, card) of every shoe read
+
+Hand 2 has an exposed hole card, hand 4 a boxed card, hand 6 a mucked winner, hand 8 a short
+payout (as many of them as there are hands); the others are clean. ``injected`` says which
+alert each must raise (family, hand, seat): what the end-to-end test expects, nothing more.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+from engine.events import Award, Event, HandStart, TableConfig
+from engine.hand import Hand
+from engine.mutate import Expected, boxed_card, exposed_hole_card, mucked_winner, play, short_award
+from engine.rules.registry import RuleSet
+from engine.simulate import demo_table, simulate_hand
+from models.synth.from_log import script_for_hand
+from models.synth.video import FPS, Frame, HandVideo, Layout, Step, step_frames
+
+Mutation = Callable[..., tuple[list[Event], Expected] | None]
+INJECTED: dict[int, Mutation] = {
+    2: exposed_hole_card,
+    4: boxed_card,
+    6: mucked_winner,
+    8: short_award,
+}
+"""Hand number -> the irregularity written into it."""
+STACK_START = 3000
+STACK_RANGE = (1500, 6000)
+"""A stack outside this range is brought back to ``STACK_START`` between hands (the player
+tops up or colours up), so no zone holds more chips than the camera can count."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptedHand:
+    number: int
+    events: tuple[Event, ...]
+    """The hand as the table event log tells it (what the engine should rebuild)."""
+    steps: tuple[Step, ...]
+    start: dict[str, dict[int, int]]
+    draws: dict[int, str]
+    """Step index -> the card the shoe reads when that step begins."""
+    injected: Expected | None
+    first_frame: int
+    """Where the hand begins on the session's timeline (frames at ``FPS``)."""
+    frames: int
+
+
+def _final_stacks(events: Sequence[Event]) -> dict[int, int]:
+    start = next(e for e in events if isinstance(e, HandStart))
+    table = next(e for e in events if isinstance(e, TableConfig))
+    shadow = Hand(table, start, RuleSet([]))
+    for event in events:
+        if not isinstance(event, TableConfig | HandStart) and event.TYPE != "hand_end":
+            shadow.apply(event)
+    stacks = dict(shadow.stacks)
+    for event in events:
+        if isinstance(event, Award):
+            stacks[event.seat] = stacks.get(event.seat, 0) + event.amount
+    return stacks
+
+
+def _next_stacks(stacks: dict[int, int]) -> dict[int, int]:
+    low, high = STACK_RANGE
+    out = {}
+    for seat, amount in stacks.items():
+        amount -= amount % 25
+        out[seat] = amount if low <= amount <= high else STACK_START
+    return out
+
+
+class DemoSession:
+    def __init__(self, *, seed: int, hands: int, seats: int = 6) -> None:
+        self.seed = seed
+        self.table = demo_table(seats)
+        self.layout = Layout(seats=seats)
+        rng = random.Random(seed)
+        stacks = dict.fromkeys(range(1, seats + 1), STACK_START)
+        button = 1
+        out: list[ScriptedHand] = []
+        frame = 0
+        for number in range(1, hands + 1):
+            events, injected = self._hand(number, button, stacks, rng)
+            steps, start, draws = script_for_hand(events[1:])
+            length = step_frames(steps)[1]
+            out.append(
+                ScriptedHand(
+                    number=number,
+                    events=tuple(events),
+                    steps=tuple(steps),
+                    start=start,
+                    draws=draws,
+                    injected=injected,
+                    first_frame=frame,
+                    frames=length,
+                )
+            )
+            frame += length
+            stacks = _next_stacks(_final_stacks(events))
+            button = button % seats + 1
+        self.hands = tuple(out)
+
+    def _hand(
+        self, number: int, button: int, stacks: dict[int, int], rng: random.Random
+    ) -> tuple[list[Event], Expected | None]:
+        mutation = INJECTED.get(number)
+        for _ in range(
+            200
+        ):  # until a hand allows the irregularity (a showdown for a mucked winner)
+            hand_rng = random.Random(rng.randrange(2**31))
+            events = simulate_hand(
+                self.table, hand=str(number), button=button, stacks=dict(stacks), rng=hand_rng
+            )
+            if mutation is None:
+                return events, None
+            done = mutation(list(events), play(events), hand_rng)
+            if done is not None:
+                mutated, expected = done
+                return [replace(e, seq=i + 1) for i, e in enumerate(mutated)], expected
+        raise RuntimeError(f"no hand of seed {self.seed} allows {mutation.__name__}")
+
+    @property
+    def frames(self) -> int:
+        return sum(hand.frames for hand in self.hands)
+
+    @cached_property
+    def expected(self) -> tuple[Expected, ...]:
+        return tuple(h.injected for h in self.hands if h.injected is not None)
+
+    def draw_times_s(self) -> list[tuple[float, str]]:
+        """Every shoe read: seconds from the session's start, and the card."""
+        out = []
+        for hand in self.hands:
+            starts, _ = step_frames(list(hand.steps))
+            for step, card in sorted(hand.draws.items()):
+                out.append(((hand.first_frame + starts[step]) / FPS, card))
+        return out
+
+    def video(self, hand: ScriptedHand, *, images: bool = True) -> HandVideo:
+        return HandVideo(
+            self.layout,
+            list(hand.steps),
+            seed=self.seed * 1000 + hand.number,
+            start=hand.start,
+            images=images,
+        )
+
+    def frames_of(
+        self, *, images: bool = True, draw: Callable[[int], bool] | None = None
+    ) -> Iterator[Frame]:
+        """Every frame of the session; ``index`` and ``ts_ns`` run on from hand to hand (from
+        0); ``draw(index)`` False skips a frame (see ``HandVideo.frames``)."""
+        for hand in self.hands:
+            offset = hand.first_frame
+
+            def draw_here(index: int, offset: int = offset) -> bool:
+                return draw is None or draw(offset + index)
+
+            for frame in self.video(hand, images=images).frames(draw_here):
+                index = offset + frame.index
+                yield replace(frame, index=index, ts_ns=index * 1_000_000_000 // FPS)
