@@ -21,6 +21,7 @@ from engine.session import check
 from feltwatch.config_cli import add_config_parser
 from feltwatch.devices_cli import add_serial_parser, add_sim_parser
 from feltwatch.report import alert_line, hand_summary
+from feltwatch.run_cli import add_run_parsers
 from feltwatch.vision_cli import add_vision_parsers
 from feltwatch.watch_cli import add_watch_parser
 
@@ -203,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_serial_parser(commands)
     add_vision_parsers(commands)
     add_watch_parser(commands)
+    add_run_parsers(commands)
     add_config_parser(commands)
     rules = commands.add_parser("rules", help="the rules catalogue").add_subparsers(
         dest="rules_command", required=True, metavar="SUBCOMMAND"

@@ -6,6 +6,7 @@ unknown keys are refused and every bad field is named with its path and the file
     devices:      serial ports (pyserial URLs) of the shoe, the tray and the light
     chips:        the chip set: colour -> reference BGR and denomination
     journal, recording, dashboard: where and how much
+    demo:         the rendered table of ``demo`` cameras
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from engine.codec import EventError, parse_house_rules
-from engine.events import HouseRules
+from engine.events import Game, HouseRules, TableConfig
 
 
 class ConfigError(ValueError):
@@ -56,6 +57,23 @@ class TableSection(_Strict):
 
     def rules(self) -> HouseRules:
         return parse_house_rules(self.house_rules)
+
+    def event(self) -> TableConfig:
+        """The event log's ``table`` line for this table."""
+        return TableConfig(
+            seq=0,
+            ts_ms=0,
+            table=self.name,
+            game=Game(self.game),
+            seats=self.seats,
+            sb=self.sb,
+            bb=self.bb,
+            ante=self.ante,
+            bb_ante=self.bb_ante,
+            rake_pct=self.rake_pct,
+            rake_cap=self.rake_cap,
+            house_rules=self.rules(),
+        )
 
 
 class CameraSection(_Strict):
@@ -104,6 +122,18 @@ class DashboardSection(_Strict):
     port: Annotated[int, Field(gt=0, lt=65536)] = 8000
 
 
+class DemoSection(_Strict):
+    """The rendered table of ``demo`` cameras (``feltwatch demo``)."""
+
+    seed: int = 1
+    hands: Annotated[int, Field(ge=1, le=10_000)] = 12
+    speed: Annotated[float, Field(ge=0.25, le=16)] = 1.0
+    """How much faster than real time the table plays."""
+    vision: Literal["models", "truth"] = "models"
+    """``models``: the vision worker reads the rendered frames with the ONNX models;
+    ``truth``: the renderer's ground truth stands in for the detector (tests the rest)."""
+
+
 class Config(_Strict):
     table: TableSection
     cameras: list[CameraSection] = Field(default_factory=list)
@@ -112,6 +142,7 @@ class Config(_Strict):
     journal: JournalSection = Field(default_factory=JournalSection)
     recording: RecordingSection = Field(default_factory=RecordingSection)
     dashboard: DashboardSection = Field(default_factory=DashboardSection)
+    demo: DemoSection = Field(default_factory=DemoSection)
 
     @field_validator("cameras")
     @classmethod

@@ -6,8 +6,10 @@ do; reopening the journal cuts it off (and says so) before appending. When the d
 failing, lines wait in memory (bounded, counted) and are written, in order, as soon as the disk
 takes them again; the appliance keeps running and the writer reports its state.
 
-Besides inputs, the engine writes ``mark`` lines (``{"v": 1, "type": "mark", "ts_ns": ...,
-"hand": "...", "state": "closed"}``): a restart replays the inputs after the last closed hand.
+Besides inputs, the engine writes a ``table`` line when it starts with a configuration the
+journal does not already hold (``{"v": 1, "type": "table", "config": <the event log's table
+line>, "button": 3}``), so a journal replays on its own, and a ``mark`` line when a hand closes
+(``{"v": 1, "type": "mark", "ts_ns": ..., "hand": "...", "state": "closed"}``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from pathlib import Path
 
 import orjson
 
+from engine.codec import event_to_json, parse_event
+from engine.errors import EventError
+from engine.events import TableConfig
 from feltwatch.journal_codec import SCHEMA, JournalError, decode, encode
 
 
@@ -40,6 +45,30 @@ def encode_mark(mark: Mark) -> bytes:
 
 
 @dataclass(frozen=True, slots=True)
+class TableLine:
+    """The table the engine ran with from this point on (written when an engine starts and the
+    journal does not already say so): a journal replays on its own."""
+
+    table: TableConfig
+    button: int
+
+
+def encode_table(line: TableLine) -> bytes:
+    row = {"v": SCHEMA, "type": "table", "config": event_to_json(line.table), "button": line.button}
+    return orjson.dumps(row) + b"\n"
+
+
+def _decode_table(row: dict[str, object]) -> TableLine:
+    table = parse_event(row["config"])
+    if not isinstance(table, TableConfig):
+        raise ValueError("config: not a table line")
+    button = row["button"]
+    if not isinstance(button, int):
+        raise ValueError("button: not an integer")
+    return TableLine(table, button)
+
+
+@dataclass(frozen=True, slots=True)
 class BadLine:
     path: Path
     line: int
@@ -49,7 +78,7 @@ class BadLine:
         return f"{self.path}:{self.line}: {self.error}"
 
 
-def read(path: Path) -> Iterator[object | Mark | BadLine]:
+def read(path: Path) -> Iterator[object | Mark | TableLine | BadLine]:
     """Every input and mark of a journal in order; a line that cannot be read is a ``BadLine``
     (named by file and line) and the reading goes on."""
     with open(path, "rb") as file:
@@ -63,9 +92,18 @@ def read(path: Path) -> Iterator[object | Mark | BadLine]:
                 row = orjson.loads(line)
                 if isinstance(row, dict) and row.get("type") == "mark":
                     yield Mark(int(row["ts_ns"]), str(row["hand"]), str(row["state"]))
+                elif isinstance(row, dict) and row.get("type") == "table":
+                    yield _decode_table(row)
                 else:
                     yield decode(line)
-            except (JournalError, orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            except (
+                JournalError,
+                EventError,
+                orjson.JSONDecodeError,
+                KeyError,
+                TypeError,
+                ValueError,
+            ) as exc:
                 yield BadLine(path, number, str(exc))
 
 
@@ -75,7 +113,7 @@ def since_last_close(path: Path) -> list[object]:
     for item in read(path):
         if isinstance(item, Mark) and item.state == "closed":
             pending.clear()
-        elif not isinstance(item, Mark | BadLine):
+        elif not isinstance(item, Mark | TableLine | BadLine):
             pending.append(item)
     return pending
 
@@ -90,7 +128,7 @@ class JournalWriter:
         """Lines lost because the disk stayed unwritable longer than ``max_pending`` lines."""
         self.error = ""
         """Why lines are waiting (empty when the journal is up to date)."""
-        self.repaired = _repair(path)
+        self.repaired = repair_last_line(path)
         self._file = open(path, "ab")  # noqa: SIM115 (held open for the writer's life)
 
     def append(self, item: object) -> bool:
@@ -99,6 +137,9 @@ class JournalWriter:
 
     def mark(self, mark: Mark) -> bool:
         return self._write(encode_mark(mark))
+
+    def table(self, line: TableLine) -> bool:
+        return self._write(encode_table(line))
 
     def _write(self, line: bytes) -> bool:
         if len(self.pending) >= self.max_pending:
@@ -129,7 +170,7 @@ class JournalWriter:
         """After a failed write, cut off whatever part of the line reached the file."""
         with contextlib.suppress(OSError):
             self._file.close()
-        _repair(self.path)
+        repair_last_line(self.path)
         self._file = open(self.path, "ab")  # noqa: SIM115
 
     def close(self) -> None:
@@ -137,7 +178,7 @@ class JournalWriter:
         self._file.close()
 
 
-def _repair(path: Path) -> str:
+def repair_last_line(path: Path) -> str:
     """Cut a last line that has no newline (a write the power cut short); say what was cut."""
     try:
         size = path.stat().st_size

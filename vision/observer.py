@@ -81,16 +81,19 @@ class Observer:
         rest_fraction: float = 0.15,
         sure_share: float = 0.6,
         tracker: Tracker | None = None,
+        speed: float = 1.0,
     ) -> None:
         """``depart_passes``: passes a resting card may be unseen before it counts as picked up;
         ``move_window_ns``: how long a picked-up card may travel before it lands elsewhere (then
         it is ``CardMoved``; if nothing lands, ``CardGone``); ``rest_fraction``: how far (of the
-        card's size) its centre may shift between passes and still be at rest."""
+        card's size) its centre may shift between passes and still be at rest; ``speed``: how
+        many times faster than real time the table plays (a demo played fast: the times above
+        shrink by as much)."""
         self.camera = camera
         self.zone_of = zone_of
         self.settle_passes = settle_passes
         self.depart_passes = depart_passes
-        self.move_window_ns = move_window_ns
+        self.move_window_ns = int(move_window_ns / speed)
         self.rest_fraction = rest_fraction
         self.sure_share = sure_share
         """A card's name changes (``CardTurned``) only when the new name has this share of the
@@ -98,7 +101,7 @@ class Observer:
         self.tracker = tracker or Tracker()
         self._cards: dict[int, _CardState] = {}
         self._departed: list[_Departure] = []
-        self._slack_ns = 150_000_000
+        self._slack_ns = int(150_000_000 / speed)
         """Tolerance between a departure's last sighting and its carried card's first one."""
         self._chips: dict[str, Counter[int]] = {}
         self._chip_candidate: dict[str, tuple[Counter[int], int]] = {}

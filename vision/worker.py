@@ -60,10 +60,11 @@ class VisionWorker:
         still_frames: int = 2,
         max_tiles: int = 8,
         motion: MotionGate | None = None,
+        speed: float = 1.0,
     ) -> None:
         self.camera = camera
         self.recogniser = recogniser
-        self.observer = Observer(camera, zone_of, settle_passes=settle_passes)
+        self.observer = Observer(camera, zone_of, settle_passes=settle_passes, speed=speed)
         self.pass_every = pass_every
         self.moving_every = moving_every
         self.still_frames = still_frames

@@ -6,7 +6,8 @@
 
 ``draws`` maps the index of each ``Deal`` step to the card the shoe reads for it (its
 ``shoe_draw``), so a simulated shoe can report it when the step begins. Blinds and bets are
-slid from the seat's stack to its bet zone, bets are gathered into the pot before each street,
+slid from the seat's stack to its bet zone, bets are gathered into the pot before each street
+(an uncalled bet's excess goes back to its stack first),
 folds and mucks carry the seat's cards to the muck, shows turn them up, awards push chips from
 the pot to the seat's stack, the rake goes to the tray, and the table is cleared at the end.
 """
@@ -51,9 +52,21 @@ def script_for_hand(
     spare = [c for c in DECK if c not in used]
 
     def gather() -> None:
-        for seat, amount in sorted(bets.items()):
-            if amount:
-                steps.append(Amount(f"bet:{seat}", "pot", amount))
+        if any(bets.values()):
+            steps.append(Pause(0.5))  # the last bet comes to rest before the dealer gathers
+        ordered = sorted(bets.items(), key=lambda item: -item[1])
+        if ordered:  # the top bet above the next one is uncalled: it goes back to its seat
+            top_seat, top = ordered[0]
+            excess = top - (ordered[1][1] if len(ordered) > 1 else 0)
+            if excess > 0:
+                steps.append(Amount(f"bet:{top_seat}", f"stack:{top_seat}", excess))
+                bets[top_seat] -= excess
+                stacks[top_seat] = stacks.get(top_seat, 0) + excess
+        if any(bets.values()):
+            for seat, amount in sorted(bets.items()):
+                if amount:
+                    steps.append(Amount(f"bet:{seat}", "pot", amount))
+            steps.append(Pause(0.5))  # the pot squared before anything else happens
         bets.clear()
 
     def put(seat: int, to: int) -> None:

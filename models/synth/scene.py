@@ -58,6 +58,18 @@ def felt(width: int, height: int, rng: random.Random) -> np.ndarray:
     return img.astype(np.float32)
 
 
+def rotated_box(
+    width: float, height: float, centre: tuple[float, float], angle: float
+) -> np.ndarray:
+    """The four corners of a ``width`` x ``height`` rectangle turned by ``angle`` degrees
+    (counter-clockwise, as ``cv2.getRotationMatrix2D``) about its centre."""
+    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0)
+    matrix[0, 2] += centre[0] - width / 2
+    matrix[1, 2] += centre[1] - height / 2
+    box = np.array([[0, 0, 1], [width, 0, 1], [width, height, 1], [0, height, 1]], np.float32)
+    return box @ matrix.T
+
+
 def paste(
     canvas: np.ndarray,
     sprite: np.ndarray,
@@ -70,6 +82,8 @@ def paste(
     """Rotate, scale and alpha-paste ``sprite``; returns its four corners on the canvas.
     ``owner`` (an id map and an id) records which object each pixel now shows."""
     full_h, full_w = sprite.shape[:2]
+    if canvas.size == 0:  # nothing to paint on: where it would go
+        return rotated_box(full_w * scale, full_h * scale, centre, angle)
     if scale < 1:  # shrink first with area averaging, as a camera's sensor does
         small = (max(2, round(full_w * scale)), max(2, round(full_h * scale)))
         sprite = cv2.resize(sprite, small, interpolation=cv2.INTER_AREA)

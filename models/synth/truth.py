@@ -1,5 +1,5 @@
 """The renderer's ground truth as the detector's sightings: what a perfect detector would
-report for a frame. The observer and everything after it can then be tested, and the demo run,
+report for a frame (and a perfect motion mask: what is carried is ``moving``). The observer and everything after it can then be tested, and the demo run,
 apart from the models' errors (``feltwatch demo --vision truth``)."""
 
 from __future__ import annotations
@@ -17,11 +17,14 @@ def sightings(objects: Iterable[Truth]) -> list[Sighting]:
     out = []
     for o in objects:
         if o.kind == "card":
-            out.append(Sighting("card", 0.9, o.box, o.name, 0.95))
+            out.append(Sighting("card", 0.9, o.box, o.name, 0.95, moving=o.moving))
         elif o.kind == "chip":
+            denomination = DENOMINATIONS[o.name]
             out.append(
-                Sighting("chip", 0.9, o.box, colour=o.name, denomination=DENOMINATIONS[o.name])
+                Sighting(
+                    "chip", 0.9, o.box, colour=o.name, denomination=denomination, moving=o.moving
+                )
             )
         else:
-            out.append(Sighting(o.kind, 0.9, o.box))
+            out.append(Sighting(o.kind, 0.9, o.box, moving=o.moving))
     return out

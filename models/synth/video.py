@@ -499,6 +499,16 @@ class HandVideo:
         self._add_chips(step.source, paid)
         return paid
 
+    def _colour_up(self, zone: str) -> None:
+        """More chips than the zone's places (8 in a bet zone, 16 elsewhere): the dealer
+        changes them for the fewest chips of the same value, as dealers do with a big bet."""
+        here = [o for o in self.objects if o.kind == "chip" and o.zone == zone]
+        if len(here) <= (8 if zone.startswith("bet:") else len(CHIP_SLOTS)):
+            return
+        for obj in here:
+            self.objects.remove(obj)
+        self._add_chips(zone, in_chips(sum(o.denomination for o in here)))
+
     def _relayout(self, zone: str) -> None:
         """Tidy a zone's chips into their places (the dealer squares the stacks)."""
         chips = [o for o in self.objects if o.kind == "chip" and o.zone == zone]
@@ -511,6 +521,7 @@ class HandVideo:
     def _end(self, step: Step) -> None:
         if isinstance(step, Chips | Amount):
             self._relayout(step.source)
+            self._colour_up(step.zone)
             self._relayout(step.zone)
         if isinstance(step, Turn):
             obj = self._card(step.card)

@@ -1,0 +1,181 @@
+"""A camera process of ``feltwatch run``: frames -> vision worker -> observations -> the engine.
+
+    python -m feltwatch.camera_main --config table.yaml --camera overhead
+
+Live cameras are read through a one-slot latest-frame buffer (a late frame is dropped, never
+queued); a video file is read whole. A ``demo`` camera renders the demo table's session on the
+shared timeline (``FELTWATCH_DEMO_T0_NS``: when it starts, monotonic ns): a frame the process
+is too late for is not drawn, as a real camera's frame would be dropped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from engine.observations import Observation
+from feltwatch.config import CameraSection, Config, ConfigError, load
+from feltwatch.engine_main import paths
+from feltwatch.ipc import ObservationSender
+
+Process = Callable[[np.ndarray, int, object], list[Observation]]
+"""(image, ts_ns, ground truth or None) -> observations."""
+T0_ENV = "FELTWATCH_DEMO_T0_NS"
+
+
+def demo_frames(config: Config, stopping: Callable[[], bool]) -> Iterator[tuple[int, object]]:
+    """The demo session's frames on its timeline: (ts_ns, frame)."""
+    from models.synth.session import DemoSession
+    from models.synth.video import FPS
+
+    demo = config.demo
+    session = DemoSession(seed=demo.seed, hands=demo.hands, seats=config.table.seats)
+    t0_ns = int(os.environ.get(T0_ENV) or time.monotonic_ns())
+    frame_ns = 1e9 / FPS / demo.speed
+
+    def due(index: int) -> bool:  # not yet too late for this frame
+        return time.monotonic_ns() < t0_ns + (index + 1) * frame_ns
+
+    for frame in session.frames_of(images=demo.vision == "models", draw=due):
+        if stopping():
+            return
+        if frame.image.size == 0 and not frame.objects:
+            continue  # dropped
+        wait_s = (t0_ns + frame.index * frame_ns - time.monotonic_ns()) / 1e9
+        if wait_s > 0:
+            time.sleep(wait_s)
+        yield t0_ns + int(frame.index * frame_ns), frame
+
+
+def live_frames(
+    camera: CameraSection, stopping: Callable[[], bool]
+) -> Iterator[tuple[int, object]]:
+    from vision.sources import LatestFrame, video_frames
+
+    if Path(camera.source).is_file():
+        for read in video_frames(camera.source):
+            if stopping():
+                return
+            yield read.ts_ns, read.image
+        return
+    source = LatestFrame(camera.source).start()
+    state = ""
+    try:
+        while not stopping():
+            frame = source.take(timeout_s=1.0)
+            if frame is None:
+                if source.state != state:
+                    state = source.state
+                    print(f"camera {camera.name}: {state}: {source.error}", file=sys.stderr)
+                continue
+            yield frame.ts_ns, frame.image
+    finally:
+        source.stop()
+
+
+def zone_config(config: Config, camera: CameraSection, config_path: Path) -> dict[str, object]:
+    if camera.source.startswith("demo"):
+        from models.synth.video import Layout
+
+        return Layout(seats=config.table.seats).zone_config()
+    assert camera.zones is not None
+    zones = camera.zones if camera.zones.is_absolute() else config_path.parent / camera.zones
+    loaded = yaml.safe_load(zones.read_text())
+    if not isinstance(loaded, dict):
+        raise ConfigError([f"{zones}: expected the zone configuration of feltwatch calibrate"])
+    return loaded
+
+
+def run(config: Config, camera: CameraSection, config_path: Path) -> int:
+    from vision.zones import ZoneError, ZoneMap
+
+    try:
+        zones = ZoneMap.from_config(zone_config(config, camera, config_path))
+    except (OSError, ZoneError, ConfigError) as exc:
+        print(f"camera {camera.name}: zones: {exc}", file=sys.stderr)
+        return 2
+    truth = camera.source.startswith("demo") and config.demo.vision == "truth"
+    if truth:
+        from models.synth.truth import sightings
+        from vision.observer import Observer
+
+        observer = Observer(camera.name, zones.zone_of, speed=config.demo.speed)
+        passes = [0]
+
+        def process(image: np.ndarray, ts_ns: int, frame: object) -> list[Observation]:
+            passes[0] += 1
+            if passes[0] % 3:
+                return []
+            return observer.update(sightings(frame.objects), ts_ns)  # type: ignore[attr-defined]
+
+    else:
+        from vision.chips import chip_set_from_config
+        from vision.recognise import Recogniser
+        from vision.worker import VisionWorker
+
+        chips = {name: c.model_dump() for name, c in config.chips.items()}
+        recogniser = Recogniser(chip_set=chip_set_from_config(chips)) if chips else Recogniser()
+        speed = config.demo.speed if camera.source.startswith("demo") else 1.0
+        worker = VisionWorker(camera.name, recogniser, zones.zone_of, speed=speed)
+
+        def process(image: np.ndarray, ts_ns: int, frame: object) -> list[Observation]:
+            return worker.process(image, ts_ns)
+
+    stopped = [False]
+    signal.signal(signal.SIGTERM, lambda *_: stopped.__setitem__(0, True))
+    signal.signal(signal.SIGINT, lambda *_: stopped.__setitem__(0, True))
+    sender = ObservationSender(paths(config)["socket"]).start()
+    if camera.source.startswith("demo"):
+        frames = demo_frames(config, lambda: stopped[0])
+    else:
+        frames = ((ts, (image, None)) for ts, image in live_frames(camera, lambda: stopped[0]))
+    processed = 0
+    started = time.monotonic()
+    for ts_ns, frame in frames:
+        processed += 1
+        if isinstance(frame, tuple):
+            image, truth_frame = frame
+        else:
+            image, truth_frame = frame.image, frame  # type: ignore[attr-defined]
+        for observation in process(image, ts_ns, truth_frame):
+            sender.send(observation)
+    sender.stop(drain_s=10.0)
+    elapsed_s = time.monotonic() - started
+    print(
+        f"camera {camera.name}: {processed} frames read in {elapsed_s:.0f} s "
+        f"({processed / max(elapsed_s, 1e-9):.1f} frames/s)",
+        file=sys.stderr,
+        flush=True,
+    )
+    if sender.dropped:
+        print(f"camera {camera.name}: {sender.dropped} observations lost", file=sys.stderr)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="feltwatch-camera")
+    parser.add_argument("--config", type=Path, required=True)
+    parser.add_argument("--camera", required=True)
+    args = parser.parse_args(argv)
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    camera = next((c for c in config.cameras if c.name == args.camera), None)
+    if camera is None:
+        print(f"{args.config}: no camera named {args.camera!r}", file=sys.stderr)
+        return 2
+    return run(config, camera, args.config)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+"""``feltwatch demo``: a simulated table played by the real appliance, no hardware needed.
+
+The demo table (``models.synth.session``) plays seeded hands, with an exposed hole card, a boxed
+card, a mucked winner and a short payout injected between clean hands. Its shoe, tray and
+light are simulators on pseudo-terminals speaking the real protocols; its camera renders the
+table on the shared timeline. ``feltwatch run`` then does the rest, as on a real table: the
+vision worker reads the frames, the drivers read the ptys, the engine fuses and judges, alerts
+print as they fire and the light simulator shows its state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import yaml
+
+from devices.sim.device import DeviceSession
+from devices.sim.devices import Light, Shoe, Tray
+from devices.sim.runner import PtyDevice
+from feltwatch.config import load
+from feltwatch.engine_main import paths
+from feltwatch.run_cli import EXIT_OK, read_jsonl, supervise
+from feltwatch.supervisor import Supervisor
+
+STARTUP_S = 4.0
+"""Time the processes get to start before the first frame of the table."""
+
+
+class TableSimulator:
+    """The demo table's devices: shoe, tray and light on ptys; the shoe reads each card at the
+    moment the dealer draws it on the session's timeline."""
+
+    def __init__(self, session: object, folder: Path, speed: float) -> None:
+        from models.synth.session import DemoSession
+        from models.synth.video import FPS, step_frames
+
+        assert isinstance(session, DemoSession)
+        self.session = session
+        self.speed = speed
+        self.shoe = Shoe(order=[])
+        self.tray = Tray()
+        self.light = Light()
+        self.devices = {
+            name: PtyDevice(
+                device,
+                DeviceSession(kind=device.kind, device_id=f"SIM-{name.upper()}-1"),
+                link=folder / f"{name}.pty",
+            )
+            for name, device in (("shoe", self.shoe), ("tray", self.tray), ("light", self.light))
+        }
+        self.plan: list[tuple[float, str, object]] = []
+        """(seconds on the timeline, what, argument): shoe loads and reads."""
+        for hand in session.hands:
+            starts, _ = step_frames(list(hand.steps))
+            order = [card for _, card in sorted(hand.draws.items())]
+            self.plan.append((hand.first_frame / FPS, "load", order))
+            for step, card in sorted(hand.draws.items()):
+                self.plan.append(((hand.first_frame + starts[step]) / FPS, "draw", card))
+        self._stop = threading.Event()
+
+    def port(self, name: str) -> str:
+        return self.devices[name].port
+
+    def start(self, t0_ns: int) -> None:
+        for device in self.devices.values():
+            device.start()
+        threading.Thread(target=self._play, args=(t0_ns,), daemon=True).start()
+        threading.Thread(target=self._show_light, daemon=True).start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        for device in self.devices.values():
+            device.stop()
+
+    def _play(self, t0_ns: int) -> None:
+        shoe = self.shoe
+        sim = self.devices["shoe"]
+        for at_s, what, argument in self.plan:
+            wait_s = (t0_ns + at_s / self.speed * 1e9 - time.monotonic_ns()) / 1e9
+            if wait_s > 0 and self._stop.wait(wait_s):
+                return
+            if what == "load":
+                order = list(argument)  # type: ignore[call-overload]
+
+                def load(now: int, order: list[str] = order) -> list[object]:
+                    shoe.order = order
+                    shoe.deck_id += 1
+                    return [shoe.load()]
+
+                sim.act(load)  # type: ignore[arg-type]
+            else:
+                sim.act(lambda now: [m for m in [shoe.draw()] if m is not None])
+
+    def _show_light(self) -> None:
+        printed = 0
+        while not self._stop.wait(0.05):
+            while printed < len(self.light.shown):
+                print(f"[demo] light: {self.light.shown[printed]}", flush=True)
+                printed += 1
+
+
+def demo_config(folder: Path, table: TableSimulator, args: argparse.Namespace) -> Path:
+    from engine.codec import event_to_json
+
+    t = event_to_json(table.session.table)
+    config = {
+        "table": {
+            "name": t["table"],
+            "game": t["game"],
+            "seats": t["seats"],
+            "sb": t["sb"],
+            "bb": t["bb"],
+            "rake_pct": t["rake_pct"],
+            "rake_cap": t["rake_cap"],
+        },
+        "cameras": [{"name": "overhead", "source": f"demo:{args.seed}"}],
+        "devices": {name: {"port": table.port(name)} for name in ("shoe", "tray", "light")},
+        "journal": {"dir": str(folder / "journal")},
+        "recording": {"dir": str(folder / "recordings"), "budget_gb": 1},
+        "demo": {
+            "seed": args.seed,
+            "hands": args.hands,
+            "speed": args.speed,
+            "vision": args.vision,
+        },
+    }
+    path = folder / "demo.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return path
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from models.synth.session import DemoSession
+    from models.synth.video import FPS
+
+    folder: Path = args.dir
+    if (folder / "journal").exists() and not args.keep:
+        shutil.rmtree(folder / "journal")  # a new session: a new journal (``--keep``: resume)
+    folder.mkdir(parents=True, exist_ok=True)
+    session = DemoSession(seed=args.seed, hands=args.hands)
+    table = TableSimulator(session, folder, args.speed)
+    t0_ns = time.monotonic_ns() + int(STARTUP_S * 1e9)
+    table.start(t0_ns)
+    config_path = demo_config(folder, table, args)
+    config = load(config_path)
+    length_s = session.frames / FPS / args.speed
+    print(
+        f"[demo] {args.hands} hands, seed {args.seed}, {length_s:.0f} s at {args.speed}x, vision: "
+        f"{args.vision}; injected: "
+        + ", ".join(f"hand {e.hand} {e.family}" for e in session.expected),
+        flush=True,
+    )
+    end_ns = t0_ns + int(length_s * 1e9)
+
+    def done(supervisor: Supervisor) -> bool:
+        cameras = [c for c in supervisor.children if c.name.startswith("camera:")]
+        finished = all(c.finished for c in cameras)
+        return finished or time.monotonic_ns() > end_ns + 60e9
+
+    try:
+        supervise(
+            config_path,
+            config,
+            env={"FELTWATCH_DEMO_T0_NS": str(t0_ns)},
+            until=done,
+        )
+    finally:
+        table.stop()
+    alerts = read_jsonl(paths(config)["alerts"])
+    print(f"[demo] {len(alerts)} alerts in {paths(config)['alerts']}", flush=True)
+    return EXIT_OK
+
+
+def add_demo_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = commands.add_parser("demo", help="a simulated table played by the real appliance")
+    p.add_argument("--hands", type=int, default=12, help="stop after this many hands")
+    p.add_argument("--seed", type=int, default=1, help="the same seed plays the same hands")
+    p.add_argument("--speed", type=float, default=1.0, help="play faster than real time")
+    p.add_argument(
+        "--vision",
+        choices=("models", "truth"),
+        default="models",
+        help="models: the ONNX models read the frames; truth: the renderer's ground truth",
+    )
+    p.add_argument("--dir", type=Path, default=Path("build/demo"), help="working folder")
+    p.add_argument("--keep", action="store_true", help="keep the journal of the last run")
+    p.set_defaults(run=cmd_demo)

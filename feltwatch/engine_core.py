@@ -1,0 +1,117 @@
+"""The appliance's engine, without threads or clocks: engine inputs in arrival order -> fusion ->
+table event log -> hand engine and rules -> alerts, as they are proved.
+
+The same inputs in the same order give the same events and alerts: the live engine, a restart
+replaying the journal, and ``feltwatch replay`` all run this.
+
+A device or a camera may deliver an input twice (a frame resent after an acknowledgement was
+lost, an observation resent after the engine restarted): the second copy is dropped here. A
+shoe read is known by its deck and shoe sequence number; a camera's observations come in time
+order, so one at or before the last one taken from that camera is a copy when it equals one
+taken at that time (or is older).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.alerts import Alert
+from engine.errors import EventError
+from engine.events import Event, HandEnd, TableConfig
+from engine.fusion import Fusion
+from engine.hand import HandReport
+from engine.inputs import CardDrawn
+from engine.observations import Observation
+from engine.session import TableSession
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Proved:
+    """An alert and the input that completed its proof."""
+
+    alert: Alert
+    table: str
+    input_ts_ns: int
+    """When the source saw that input (a camera frame, a serial frame)."""
+
+
+@dataclass(slots=True)
+class Step:
+    """What one input completed."""
+
+    events: list[Event] = field(default_factory=list)
+    alerts: list[Proved] = field(default_factory=list)
+    reports: list[HandReport] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    """Events the engine could not apply (named; the run goes on)."""
+    duplicate: bool = False
+
+
+class EngineCore:
+    def __init__(self, table: TableConfig, *, button: int = 1) -> None:
+        self.table = table
+        self.fusion = Fusion(table, button=button)
+        self.session = TableSession()
+        self.inputs = 0
+        self._draws: set[tuple[str, int, int]] = set()
+        self._camera_last: dict[str, tuple[int, list[Observation]]] = {}
+        self._alerts_seen = 0
+
+    @property
+    def open_hand(self) -> str | None:
+        hand = self.session.hand
+        return hand.hand if hand is not None else None
+
+    def open_alerts(self) -> list[Alert]:
+        """The alerts of the hand still open (a restarted engine announces them again)."""
+        hand = self.session.hand
+        return list(hand.alerts) if hand is not None else []
+
+    def is_duplicate(self, item: object) -> bool:
+        if isinstance(item, CardDrawn):
+            key = (item.device, item.deck_id, item.shoe_seq)
+            if key in self._draws:
+                return True
+            self._draws.add(key)
+            return False
+        if isinstance(item, Observation):
+            last = self._camera_last.get(item.camera)
+            if last is not None:
+                last_ts, at_last = last
+                if item.ts_ns < last_ts or (item.ts_ns == last_ts and item in at_last):
+                    return True
+                if item.ts_ns == last_ts:
+                    at_last.append(item)
+                    return False
+            self._camera_last[item.camera] = (item.ts_ns, [item])
+        return False
+
+    def feed(self, item: object) -> Step:
+        step = Step()
+        if self.is_duplicate(item):
+            step.duplicate = True
+            return step
+        self.inputs += 1
+        ts_ns = int(getattr(item, "ts_ns", 0))
+        for event in self.fusion.feed(item):
+            step.events.append(event)
+            try:
+                report = self.session.feed(event)
+            except EventError as exc:
+                step.errors.append(f"seq {event.seq} {event.TYPE}: {exc.field}: {exc.message}")
+                continue
+            hand = self.session.hand
+            fired: list[Alert] = []
+            if report is not None:  # a hand closed: the rules that judge at the end spoke
+                fired = list(report.alerts[self._alerts_seen :])
+                step.reports.append(report)
+                self._alerts_seen = 0
+            if hand is not None and len(hand.alerts) > self._alerts_seen:
+                fired += hand.alerts[self._alerts_seen :]
+                self._alerts_seen = len(hand.alerts)
+            if isinstance(event, HandEnd):
+                self._alerts_seen = 0
+            step.alerts += [
+                Proved(alert=a, table=self.table.table, input_ts_ns=ts_ns) for a in fired
+            ]
+        return step

@@ -1,0 +1,193 @@
+"""The engine process of ``feltwatch run``: device links, the camera socket, the engine, the
+journal and the alert fan-out (console, the dealer light, the files the dashboard reads).
+
+    python -m feltwatch.engine_main --config table.yaml
+
+Files, in the journal directory, per table: ``<table>.jsonl`` (the journal), ``<table>.events
+.jsonl`` (the hand events, the table event log v1), ``<table>.alerts.jsonl`` (the alerts, one JSON
+object per line as ``feltwatch check --json`` prints them, with ``table``, ``input_ts_ns`` and
+``replayed``), ``engine.sock`` (where cameras connect).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+from devices.host import HostSession
+from devices.link import DeviceLink
+from devices.messages import DeviceKind
+from engine.alerts import Severity
+from engine.codec import event_to_json
+from engine.events import Event
+from engine.hand import HandReport
+from engine.inputs import DeviceHealth, DeviceInput, LightAcknowledged, LightState
+from feltwatch.config import Config, ConfigError, load
+from feltwatch.engine_core import Proved
+from feltwatch.engine_service import EngineService
+from feltwatch.ipc import ObservationServer
+from feltwatch.journal import repair_last_line
+from feltwatch.report import alert_line
+
+KINDS = {"shoe": DeviceKind.SHOE, "tray": DeviceKind.TRAY, "light": DeviceKind.LIGHT}
+LIGHT_FOR = {
+    Severity.CRITICAL: ("red", "fast"),
+    Severity.WARNING: ("amber", "slow"),
+}
+LIGHT_NORMAL = ("green", "steady")
+
+
+def paths(config: Config) -> dict[str, Path]:
+    base = config.journal.dir
+    name = config.table.name
+    return {
+        "journal": base / f"{name}.jsonl",
+        "events": base / f"{name}.events.jsonl",
+        "alerts": base / f"{name}.alerts.jsonl",
+        "socket": base / "engine.sock",
+    }
+
+
+def last_event_seq(path: Path) -> int:
+    """The ``seq`` of the last complete line of an events file (0: none)."""
+    if not path.exists():
+        return 0
+    last = 0
+    with path.open("rb") as file:
+        for line in file:
+            if line.endswith(b"\n"):
+                try:
+                    last = int(json.loads(line)["seq"])
+                except (ValueError, KeyError, TypeError):
+                    continue
+    return last
+
+
+class FanOut:
+    """Where the engine's output goes: the console, the light, and the files."""
+
+    def __init__(self, config: Config, files: dict[str, Path]) -> None:
+        self.table = config.table.name
+        self.light: DeviceLink | None = None
+        self._events = files["events"].open("a", encoding="utf-8")
+        self._alerts = files["alerts"].open("a", encoding="utf-8")
+        self._lock = threading.Lock()
+        self.light_command_ns: list[tuple[int, int]] = []
+        """(input ts, when the light command was queued) for each alert (the e2e bench)."""
+
+    def event(self, event: Event) -> None:
+        self._events.write(json.dumps(event_to_json(event), separators=(",", ":")) + "\n")
+        self._events.flush()
+
+    def alert(self, proved: Proved, *, replayed: bool) -> None:
+        look = LIGHT_FOR.get(proved.alert.severity)
+        if look is not None and self.light is not None:
+            self.light.set_light(*look)  # first: the dealer must see it now
+            self.light_command_ns.append((proved.input_ts_ns, time.monotonic_ns()))
+        row = {
+            "table": proved.table,
+            **proved.alert.to_json(),
+            "input_ts_ns": proved.input_ts_ns,
+            "replayed": replayed,
+        }
+        with self._lock:
+            self._alerts.write(json.dumps(row) + "\n")
+            self._alerts.flush()
+        again = " (again, after a restart)" if replayed else ""
+        print(f"[{proved.table}] {alert_line(proved.alert)}{again}", flush=True)
+
+    def hand(self, report: HandReport) -> None:
+        count = len(report.alerts)
+        print(f"[{self.table}] hand {report.hand} closed: {count} alert(s)", flush=True)
+
+    def error(self, message: str) -> None:
+        print(f"[{self.table}] error: {message}", file=sys.stderr, flush=True)
+
+    def device(self, item: DeviceInput) -> None:
+        """Device conditions for the console (they are journalled like every input)."""
+        if isinstance(item, DeviceHealth):
+            print(f"[{self.table}] {item.device}: {item.status}: {item.message}", flush=True)
+        elif isinstance(item, LightAcknowledged) and self.light is not None:
+            self.light.set_light(*LIGHT_NORMAL)
+            print(f"[{self.table}] light: acknowledged by the dealer", flush=True)
+        elif isinstance(item, LightState) and item.offline:
+            print(f"[{self.table}] light: shows monitor offline", flush=True)
+
+    def close(self) -> None:
+        self._events.close()
+        self._alerts.close()
+
+
+def run(config: Config) -> int:
+    files = paths(config)
+    config.journal.dir.mkdir(parents=True, exist_ok=True)
+    for name in ("events", "alerts"):  # a line the power cut short
+        repaired = repair_last_line(files[name])
+        if repaired:
+            print(f"[{config.table.name}] {repaired}", file=sys.stderr, flush=True)
+    outputs = FanOut(config, files)
+    service = EngineService(
+        config.table.event(),
+        files["journal"],
+        outputs,
+        resume_after_seq=last_event_seq(files["events"]),
+    )
+    links: list[DeviceLink] = []
+
+    def sink(item: DeviceInput) -> None:
+        service.submit(item)
+        outputs.device(item)
+
+    for name in ("light", "shoe", "tray"):  # the light first: alerts of a replayed hand
+        section = getattr(config.devices, name)
+        if section is None:
+            continue
+        link = DeviceLink(
+            section.port, HostSession(name, KINDS[name]), sink, baudrate=section.baudrate
+        )
+        links.append(link)
+        if name == "light":
+            outputs.light = link
+    if outputs.light is not None:
+        outputs.light.set_light(*LIGHT_NORMAL)
+    service.start()  # the journal replayed before new inputs come in
+    for link in links:
+        link.start()
+    if service.restored_lines:
+        print(
+            f"[{config.table.name}] engine: replayed {service.restored_lines} journal lines",
+            flush=True,
+        )
+    server = ObservationServer(files["socket"], service.submit, outputs.error).start()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    print(f"[{config.table.name}] engine: ready", flush=True)
+    stop.wait()
+    server.stop()
+    for link in links:  # before the journal closes: they journal their last inputs
+        link.stop()
+    service.stop()
+    outputs.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="feltwatch-engine")
+    parser.add_argument("--config", type=Path, required=True)
+    args = parser.parse_args(argv)
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    return run(config)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
