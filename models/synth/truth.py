@@ -1,6 +1,7 @@
-"""The renderer's ground truth as the detector's sightings: what a perfect detector would
-report for a frame (and a perfect motion mask: what is carried is ``moving``). The observer and everything after it can then be tested, and the demo run,
-apart from the models' errors (``feltwatch demo --vision truth``)."""
+"""The renderer's ground truth as the detector's sightings: what a perfect detector (and a
+perfect motion mask: what is carried is ``moving``) would report for a frame. The observer and
+everything after it can then be tested, and the demo run, apart from the models' errors
+(``feltwatch demo --vision truth``)."""
 
 from __future__ import annotations
 

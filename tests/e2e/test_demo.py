@@ -1,0 +1,192 @@
+"""The demo end to end, as ``make demo`` runs it: ``feltwatch demo`` in its own process, with its
+engine and camera processes, the shoe, tray and light simulators on ptys, the journal on disk.
+
+The renderer's ground truth stands in for the detector here (``--vision truth``): these tests
+judge the appliance (devices, fusion, engine, journal, restarts), not the models' accuracy,
+which ``make eval`` measures. The table plays at 4x real time."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.inputs import CardDrawn
+from engine.mutate import Expected
+from feltwatch.journal import BadLine, read
+from models.synth.session import DemoSession
+
+SEED = 7
+HANDS = 12
+
+
+def run_demo(folder: Path, hands: int, *, kill_engine_in_hand: str | None = None) -> str:
+    """Run the demo; with ``kill_engine_in_hand``, SIGKILL its engine once that hand has begun
+    (the supervisor restarts it). Returns the demo's console output."""
+    command = [
+        sys.executable,
+        "-m",
+        "feltwatch",
+        "demo",
+        "--dir",
+        str(folder),
+        "--hands",
+        str(hands),
+        "--seed",
+        str(SEED),
+        "--speed",
+        "4",
+        "--vision",
+        "truth",
+    ]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    log = folder / "console.log"
+    folder.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as out:
+        demo = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
+        if kill_engine_in_hand is not None:
+            events = folder / "journal" / "demo.events.jsonl"
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline and demo.poll() is None:
+                rows = (
+                    [json.loads(line) for line in events.read_text().splitlines()]
+                    if events.exists()
+                    else []
+                )
+                begun = [
+                    i
+                    for i, r in enumerate(rows)
+                    if r["type"] == "hand_start" and r["hand"] == kill_engine_in_hand
+                ]
+                if begun and len(rows) - begun[0] >= 12:  # well into the hand
+                    os.kill(engine_pid(folder), signal.SIGKILL)
+                    break
+                time.sleep(0.05)
+            else:
+                raise AssertionError(f"hand {kill_engine_in_hand} never began")
+        demo.wait(timeout=600)
+    assert demo.returncode == 0, log.read_text()[-3000:]
+    return log.read_text()
+
+
+def engine_pid(folder: Path) -> int:
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"feltwatch.engine_main" in argv and any(str(folder).encode() in a for a in argv):
+            return int(entry.name)
+    raise AssertionError("no engine process")
+
+
+def alerts(folder: Path) -> list[dict[str, object]]:
+    path = folder / "journal" / "demo.alerts.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def judged(rows: list[dict[str, object]]) -> set[tuple[object, ...]]:
+    return {(r["hand"], r["rule"], r["family"], r["seat"]) for r in rows}
+
+
+@pytest.fixture(scope="module")
+def clean_run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Path, str, list[dict[str, object]]]:
+    folder = tmp_path_factory.mktemp("demo") / "uninterrupted"
+    output = run_demo(folder, HANDS)
+    return folder, output, alerts(folder)
+
+
+def test_exactly_the_injected_irregularities_raise_alerts(clean_run) -> None:  # type: ignore[no-untyped-def]
+    _folder, output, rows = clean_run
+    expected: tuple[Expected, ...] = DemoSession(seed=SEED, hands=HANDS).expected
+    assert {e.family for e in expected} == {
+        "exposed_card",
+        "boxed_card",
+        "mucked_winner",
+        "chip_miscount",
+    }
+    by_hand: dict[str, list[dict[str, object]]] = {}
+    for row in rows:
+        by_hand.setdefault(str(row["hand"]), []).append(row)
+    assert set(by_hand) == {e.hand for e in expected}, "a clean hand raised an alert"
+    for e in expected:
+        raised = by_hand[e.hand]
+        assert {r["family"] for r in raised} == {e.family}
+        assert e.rule in {r["rule"] for r in raised}
+        for seat in e.seats:
+            assert seat in {r["seat"] for r in raised}
+    for number in range(1, HANDS + 1):
+        assert f"hand {number} closed" in output
+    assert "light: red fast" in output and "light: amber slow" in output
+
+
+def test_a_replayed_journal_gives_the_same_events_and_alerts(clean_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    folder, _, rows = clean_run
+    events = tmp_path / "events.jsonl"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "feltwatch",
+            "replay",
+            str(folder / "journal" / "demo.jsonl"),
+            "--json",
+            "--events",
+            str(events),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert events.read_bytes() == (folder / "journal" / "demo.events.jsonl").read_bytes()
+    replayed = [json.loads(line) for line in done.stdout.splitlines()]
+    keep = lambda r: {k: v for k, v in r.items() if k not in ("input_ts_ns", "replayed")}  # noqa: E731
+    assert [keep(r) for r in replayed] == [keep(r) for r in rows]
+
+
+def test_the_engine_killed_mid_hand_restarts_and_the_hands_end_as_without_the_crash(
+    clean_run, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    _, _, clean_rows = clean_run
+    folder = tmp_path / "crashed"
+    output = run_demo(folder, 3, kill_engine_in_hand="2")
+    assert "engine killed by signal 9; restarting" in output
+    assert "replayed" in output  # the restarted engine rebuilt the open hand from the journal
+    crashed = alerts(folder)
+    first_three = [r for r in clean_rows if str(r["hand"]) in ("1", "2", "3")]
+    assert judged(crashed) == judged(first_three)
+    # Nothing written is lost: every shoe read of the three hands is in the journal, and the
+    # journal replays to exactly the events the appliance wrote, across the crash.
+    items = list(read(folder / "journal" / "demo.jsonl"))
+    assert not [i for i in items if isinstance(i, BadLine)]
+    reads = sorted({i.shoe_seq for i in items if isinstance(i, CardDrawn)})
+    session = DemoSession(seed=SEED, hands=3)
+    assert len(reads) == sum(len(h.draws) for h in session.hands)
+    assert reads == list(range(1, len(reads) + 1))
+    events = tmp_path / "events.jsonl"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "feltwatch",
+            "replay",
+            str(folder / "journal" / "demo.jsonl"),
+            "--events",
+            str(events),
+        ],
+        capture_output=True,
+        check=True,
+    )
+    assert events.read_bytes() == (folder / "journal" / "demo.events.jsonl").read_bytes()
+    seqs = [json.loads(line)["seq"] for line in events.read_text().splitlines()]
+    assert seqs == list(range(1, len(seqs) + 1))
