@@ -2,9 +2,10 @@
 becomes the table event log (v1) that the hand engine and the rules check.
 
 - Cards: every read of the shoe is a ``shoe_draw``; every card a camera sees come to rest is a
-  ``card`` event where it landed (``seat:N``, ``burn``, ``board``, ``muck``), face up with the
-  camera's name for it or face down. The engine pairs draws and cards in order, so a camera's
-  name that disagrees with the shoe, or a card no draw accounts for, reaches the deck rules.
+  ``card`` event where it landed (``seat:N``, ``burn``, ``board``, ``muck``), face up with its
+  name or face down. The engine pairs draws and cards in order, so a camera's name that
+  disagrees with the shoe, or a card no draw accounts for, reaches the deck rules. The name is
+  the camera's when it is sure of it (``TRUST_CAMERA``), else the shoe's read of that card.
 - Chips: chips coming to rest in ``bet:N`` are the seat's blind (before the deal) or its bet
   on the street (``to`` = all its chips there); the kind (bet, call, raise, all-in) follows
   from the bet it faces. Checks cannot be seen: a seat whose turn passes without chips, while it
@@ -59,6 +60,10 @@ from engine.observations import (
 from engine.observations import Face as SeenFace
 
 CARD_ZONES = ("seat:", "board", "burn", "muck")
+TRUST_CAMERA = 0.9
+"""A camera's name for a card is believed over the shoe's read only at this confidence (the
+share of the identity votes): below it, the shoe names the card and the camera only says where
+it is and which face is up."""
 
 
 def _seat(zone: str, prefix: str) -> int | None:
@@ -79,6 +84,8 @@ class _HandState:
     """Camera track -> where the card lies."""
     seat_cards: dict[int, dict[int, str | None]] = field(default_factory=dict)
     """Seat -> its cards on the table (track -> name when seen face up)."""
+    shoe_cards: dict[int, str] = field(default_factory=dict)
+    """Camera track -> the shoe's read of that card (the draw it was paired with)."""
     mucked: set[int] = field(default_factory=set)
     shown: set[int] = field(default_factory=set)
     pot: int = 0
@@ -139,16 +146,22 @@ class Fusion:
     def _begin(self, ts_ns: int, out: list[Event]) -> None:
         if self.hand is not None:
             return
-        if not self._table_sent:
-            out.append(replace(self.table, seq=self.seq, ts_ms=ts_ns // 1_000_000))
-            self.seq += 1
-            self._table_sent = True
         chips = dict(self.stacks)
         for seat, amount in self.posted.items():
             chips[seat] = chips.get(seat, 0) + amount
         for seat, peak in self.peaks.items():
             chips[seat] = max(chips.get(seat, 0), peak)
         seated = {seat: amount for seat, amount in sorted(chips.items()) if amount > 0}
+        if len(seated) < 2:  # nothing changes: the next card tries again
+            raise EventError(
+                "stacks",
+                f"a card came out, but the camera sees chips at {len(seated)} seat(s): no hand "
+                "can start (are the stack zones calibrated?)",
+            )
+        if not self._table_sent:
+            out.append(replace(self.table, seq=self.seq, ts_ms=ts_ns // 1_000_000))
+            self.seq += 1
+            self._table_sent = True
         self.hands += 1
         if self.hands > 1:
             self.button = self._next_seat(self.button, seated)
@@ -266,16 +279,20 @@ class Fusion:
                 out.append(self._event(Muck, item.ts_ns, seat=from_seat))
             return
         to_seat = _seat(zone, "seat:")
+        pending = hand.shadow.pending_draws[0][0] if hand.shadow.pending_draws else None
+        name = self._believed(item.card, item.conf, pending)
         if to_seat is not None:
-            hand.seat_cards.setdefault(to_seat, {})[item.track] = item.card
+            hand.seat_cards.setdefault(to_seat, {})[item.track] = name
         if zone == "board":
             self._checks_before(None, item.ts_ns, out)
         if boxed:  # found face up in the deck and set down by the shoe: the shoe never read it
             out.append(self._event(CardSeen, item.ts_ns, to="shoe", face=Face.UP, card=item.card))
             return
         if zone in ("burn", "board") or to_seat is not None:
-            card = item.card if face is Face.UP else None
+            card = name if face is Face.UP else None
             out.append(self._event(CardSeen, item.ts_ns, to=zone, face=face, card=card))
+            if pending is not None:
+                hand.shoe_cards[item.track] = pending
         if hand.shadow.hole_cards_dealt() or zone in ("burn", "board"):
             hand.dealt = True
 
@@ -285,7 +302,8 @@ class Fusion:
         if hand is None or seat is None or item.face is not SeenFace.UP or item.card is None:
             return
         cards = hand.seat_cards.setdefault(seat, {})
-        cards[item.track] = item.card
+        name = self._believed(item.card, item.conf, hand.shoe_cards.get(item.track))
+        cards[item.track] = name
         known = [c for c in cards.values() if c is not None]
         if len(hand.shadow.board) == 5:
             self._checks_before(None, item.ts_ns, out)  # the river was checked down
@@ -294,9 +312,15 @@ class Fusion:
                 hand.shown.add(seat)
                 out.append(self._event(Show, item.ts_ns, seat=seat, cards=tuple(known)))
         else:  # turned up while the hand is played: the card is exposed where it lies
-            out.append(
-                self._event(CardSeen, item.ts_ns, to=item.zone, face=Face.UP, card=item.card)
-            )
+            out.append(self._event(CardSeen, item.ts_ns, to=item.zone, face=Face.UP, card=name))
+
+    @staticmethod
+    def _believed(seen: str | None, conf: float, shoe: str | None) -> str | None:
+        """The name of a card seen face up: the camera's when it is sure (a disagreement with
+        the shoe is then the deck rules' to judge), else the shoe's read of that card."""
+        if seen is None or (shoe is not None and conf < TRUST_CAMERA):
+            return shoe
+        return seen
 
     def _card_gone(self, item: CardGone, out: list[Event]) -> None:
         hand = self.hand

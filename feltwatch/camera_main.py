@@ -25,6 +25,7 @@ from engine.observations import Observation
 from feltwatch.config import CameraSection, Config, ConfigError, load
 from feltwatch.engine_main import paths
 from feltwatch.ipc import ObservationSender
+from vision.recorder import Recorder
 
 Process = Callable[[np.ndarray, int, object], list[Observation]]
 """(image, ts_ns, ground truth or None) -> observations."""
@@ -94,6 +95,18 @@ def zone_config(config: Config, camera: CameraSection, config_path: Path) -> dic
     return loaded
 
 
+def recorder_for(config: Config, camera: CameraSection) -> Recorder | None:
+    section = config.recording
+    if not section.enabled:
+        return None
+    return Recorder(
+        section.dir / camera.name,
+        segment_s=section.segment_s,
+        budget_bytes=int(section.budget_gb * 1e9 / max(1, len(config.cameras))),
+        fps=section.fps,
+    )
+
+
 def run(config: Config, camera: CameraSection, config_path: Path) -> int:
     from vision.zones import ZoneError, ZoneMap
 
@@ -137,8 +150,10 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
         frames = demo_frames(config, lambda: stopped[0])
     else:
         frames = ((ts, (image, None)) for ts, image in live_frames(camera, lambda: stopped[0]))
+    recorder = recorder_for(config, camera)
     processed = 0
     started = time.monotonic()
+    error = ""
     for ts_ns, frame in frames:
         processed += 1
         if isinstance(frame, tuple):
@@ -147,6 +162,17 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
             image, truth_frame = frame.image, frame  # type: ignore[attr-defined]
         for observation in process(image, ts_ns, truth_frame):
             sender.send(observation)
+        if recorder is not None:
+            recorder.add(image, ts_ns)
+            if recorder.error != error:
+                error = recorder.error
+                print(
+                    f"camera {camera.name}: recording: {error or 'recording again'}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    if recorder is not None:
+        recorder.close()
     sender.stop(drain_s=10.0)
     elapsed_s = time.monotonic() - started
     print(

@@ -112,7 +112,10 @@ class JournalSection(_Strict):
 class RecordingSection(_Strict):
     dir: Path = Path("/var/lib/feltwatch/recordings")
     budget_gb: Annotated[float, Field(gt=0)] = 50.0
-    segment_s: Annotated[int, Field(ge=5, le=3600)] = 60
+    enabled: bool = True
+    segment_s: Annotated[int, Field(ge=5, le=3600)] = 10
+    fps: Annotated[float, Field(gt=0, le=30)] = 5.0
+    """Frames recorded a second (Motion-JPEG; 1080p is about 0.1-0.3 MB a frame)."""
     clip_before_s: Annotated[float, Field(ge=0, le=60)] = 5.0
     clip_after_s: Annotated[float, Field(ge=0, le=60)] = 5.0
 

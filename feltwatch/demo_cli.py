@@ -11,6 +11,7 @@ print as they fire and the light simulator shows its state.
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import threading
 import time
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from devices.messages import Message, SetLight
 from devices.sim.device import DeviceSession
 from devices.sim.devices import Light, Shoe, Tray
 from devices.sim.runner import PtyDevice
@@ -28,6 +30,31 @@ from feltwatch.supervisor import Supervisor
 
 STARTUP_S = 4.0
 """Time the processes get to start before the first frame of the table."""
+
+
+class TimedLight:
+    """The light simulator, noting when each command reaches it (``<dir>/light.jsonl``: the
+    end-to-end bench measures alert -> light with it)."""
+
+    def __init__(self, light: Light, log: Path) -> None:
+        self.light = light
+        self.kind = light.kind
+        self._log = log.open("a", encoding="utf-8")
+
+    def handle(self, command: Message, now_ns: int) -> list[Message]:
+        out = self.light.handle(command, now_ns)
+        if isinstance(command, SetLight):
+            row = {
+                "ts_ns": time.monotonic_ns(),
+                "colour": command.colour,
+                "pattern": command.pattern,
+            }
+            self._log.write(json.dumps(row) + "\n")
+            self._log.flush()
+        return out
+
+    def tick(self, now_ns: int, host_heard_ns: int) -> list[Message]:
+        return self.light.tick(now_ns, host_heard_ns)
 
 
 class TableSimulator:
@@ -50,7 +77,11 @@ class TableSimulator:
                 DeviceSession(kind=device.kind, device_id=f"SIM-{name.upper()}-1"),
                 link=folder / f"{name}.pty",
             )
-            for name, device in (("shoe", self.shoe), ("tray", self.tray), ("light", self.light))
+            for name, device in (
+                ("shoe", self.shoe),
+                ("tray", self.tray),
+                ("light", TimedLight(self.light, folder / "light.jsonl")),
+            )
         }
         self.plan: list[tuple[float, str, object]] = []
         """(seconds on the timeline, what, argument): shoe loads and reads."""
@@ -117,7 +148,10 @@ def demo_config(folder: Path, table: TableSimulator, args: argparse.Namespace) -
             "rake_pct": t["rake_pct"],
             "rake_cap": t["rake_cap"],
         },
-        "cameras": [{"name": "overhead", "source": f"demo:{args.seed}"}],
+        "cameras": [
+            {"name": name, "source": f"demo:{args.seed}"}
+            for name in ("overhead", "dealer")[: args.cameras]
+        ],
         "devices": {name: {"port": table.port(name)} for name in ("shoe", "tray", "light")},
         "journal": {"dir": str(folder / "journal")},
         "recording": {"dir": str(folder / "recordings"), "budget_gb": 1},
@@ -138,8 +172,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from models.synth.video import FPS
 
     folder: Path = args.dir
-    if (folder / "journal").exists() and not args.keep:
-        shutil.rmtree(folder / "journal")  # a new session: a new journal (``--keep``: resume)
+    if not args.keep:  # a new session: a new journal, recording and light log (``--keep``: resume)
+        for old in ("journal", "recordings"):
+            shutil.rmtree(folder / old, ignore_errors=True)
+        (folder / "light.jsonl").unlink(missing_ok=True)
     folder.mkdir(parents=True, exist_ok=True)
     session = DemoSession(seed=args.seed, hands=args.hands)
     table = TableSimulator(session, folder, args.speed)
@@ -185,6 +221,13 @@ def add_demo_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
         choices=("models", "truth"),
         default="models",
         help="models: the ONNX models read the frames; truth: the renderer's ground truth",
+    )
+    p.add_argument(
+        "--cameras",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="2: a second camera (recorded and journalled; the fusion reads the first)",
     )
     p.add_argument("--dir", type=Path, default=Path("build/demo"), help="working folder")
     p.add_argument("--keep", action="store_true", help="keep the journal of the last run")

@@ -48,8 +48,11 @@ class Step:
 
 
 class EngineCore:
-    def __init__(self, table: TableConfig, *, button: int = 1) -> None:
+    def __init__(self, table: TableConfig, *, button: int = 1, camera: str | None = None) -> None:
+        """``camera``: the camera whose observations the fusion reads (None: any); the others'
+        are journalled (and recorded) but the fusion of several views is not built yet."""
         self.table = table
+        self.camera = camera
         self.fusion = Fusion(table, button=button)
         self.session = TableSession()
         self.inputs = 0
@@ -92,8 +95,15 @@ class EngineCore:
             step.duplicate = True
             return step
         self.inputs += 1
+        if isinstance(item, Observation) and self.camera not in (None, item.camera):
+            return step
         ts_ns = int(getattr(item, "ts_ns", 0))
-        for event in self.fusion.feed(item):
+        try:
+            events = self.fusion.feed(item)
+        except EventError as exc:
+            step.errors.append(f"{type(item).__name__} at {ts_ns}: {exc.field}: {exc.message}")
+            return step
+        for event in events:
             step.events.append(event)
             try:
                 report = self.session.feed(event)

@@ -27,6 +27,7 @@ from engine.codec import event_to_json
 from engine.events import Event
 from engine.hand import HandReport
 from engine.inputs import DeviceHealth, DeviceInput, LightAcknowledged, LightState
+from feltwatch.clips import ClipMaker
 from feltwatch.config import Config, ConfigError, load
 from feltwatch.engine_core import Proved
 from feltwatch.engine_service import EngineService
@@ -74,11 +75,10 @@ class FanOut:
     def __init__(self, config: Config, files: dict[str, Path]) -> None:
         self.table = config.table.name
         self.light: DeviceLink | None = None
+        self.clips: ClipMaker | None = None
         self._events = files["events"].open("a", encoding="utf-8")
         self._alerts = files["alerts"].open("a", encoding="utf-8")
         self._lock = threading.Lock()
-        self.light_command_ns: list[tuple[int, int]] = []
-        """(input ts, when the light command was queued) for each alert (the e2e bench)."""
 
     def event(self, event: Event) -> None:
         self._events.write(json.dumps(event_to_json(event), separators=(",", ":")) + "\n")
@@ -86,13 +86,17 @@ class FanOut:
 
     def alert(self, proved: Proved, *, replayed: bool) -> None:
         look = LIGHT_FOR.get(proved.alert.severity)
+        light_ns = None
         if look is not None and self.light is not None:
             self.light.set_light(*look)  # first: the dealer must see it now
-            self.light_command_ns.append((proved.input_ts_ns, time.monotonic_ns()))
+            light_ns = time.monotonic_ns()
+        if self.clips is not None and not replayed:
+            self.clips.add(proved)
         row = {
             "table": proved.table,
             **proved.alert.to_json(),
             "input_ts_ns": proved.input_ts_ns,
+            "light_ns": light_ns,
             "replayed": replayed,
         }
         with self._lock:
@@ -123,7 +127,29 @@ class FanOut:
         self._alerts.close()
 
 
-def run(config: Config) -> int:
+def clip_maker(config: Config, config_path: Path) -> ClipMaker:
+    from feltwatch.camera_main import zone_config
+    from vision.zones import ZoneError, ZoneMap
+
+    cameras: dict[str, ZoneMap | None] = {}
+    for camera in config.cameras:
+        try:
+            cameras[camera.name] = ZoneMap.from_config(zone_config(config, camera, config_path))
+        except (OSError, ZoneError, ConfigError):
+            cameras[camera.name] = None  # the camera process says why; clips without zones
+    section = config.recording
+    return ClipMaker(
+        section.dir,
+        config.table.name,
+        cameras,
+        before_s=section.clip_before_s,
+        after_s=section.clip_after_s,
+        wait_s=2 * section.segment_s + 5,
+        fps=section.fps,
+    )
+
+
+def run(config: Config, config_path: Path) -> int:
     files = paths(config)
     config.journal.dir.mkdir(parents=True, exist_ok=True)
     for name in ("events", "alerts"):  # a line the power cut short
@@ -131,11 +157,14 @@ def run(config: Config) -> int:
         if repaired:
             print(f"[{config.table.name}] {repaired}", file=sys.stderr, flush=True)
     outputs = FanOut(config, files)
+    if config.recording.enabled and config.cameras:
+        outputs.clips = clip_maker(config, config_path).start()
     service = EngineService(
         config.table.event(),
         files["journal"],
         outputs,
         resume_after_seq=last_event_seq(files["events"]),
+        camera=config.cameras[0].name if config.cameras else None,
     )
     links: list[DeviceLink] = []
 
@@ -173,6 +202,9 @@ def run(config: Config) -> int:
     for link in links:  # before the journal closes: they journal their last inputs
         link.stop()
     service.stop()
+    if outputs.clips is not None:
+        outputs.clips.cut_due()
+        outputs.clips.stop()
     outputs.close()
     return 0
 
@@ -186,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    return run(config)
+    return run(config, args.config)
 
 
 if __name__ == "__main__":

@@ -46,8 +46,8 @@ def replay_journal(
     for item in read(path):
         lines += 1
         if isinstance(item, TableLine):
-            if core is None or not same_table(core.table, item.table):
-                core = EngineCore(item.table, button=item.button)
+            if core is None or not same_table(core.table, item.table) or core.camera != item.camera:
+                core = EngineCore(item.table, button=item.button, camera=item.camera)
         elif isinstance(item, BadLine):
             if outputs is not None:
                 outputs.error(f"journal: {item}")
@@ -87,11 +87,13 @@ class EngineService:
         button: int = 1,
         fsync: bool = True,
         resume_after_seq: int = 0,
+        camera: str | None = None,
     ) -> None:
         """``resume_after_seq``: the last event the outputs already hold (from before a
         restart); the events and alerts the journal's replay rebuilds after it are told."""
         self.table = table
         self.button = button
+        self.camera = camera
         self.outputs = outputs
         self.journal_path = journal_path
         self._fsync = fsync
@@ -112,9 +114,9 @@ class EngineService:
             self.outputs.error(self.journal.repaired)
         resume = _Resume(self.outputs, self.resume_after_seq)
         core, self.restored_lines = replay_journal(self.journal_path, resume)
-        if core is None or not same_table(core.table, self.table):
-            core = EngineCore(self.table, button=self.button)
-            self.journal.table(TableLine(self.table, self.button))
+        if core is None or not same_table(core.table, self.table) or core.camera != self.camera:
+            core = EngineCore(self.table, button=self.button, camera=self.camera)
+            self.journal.table(TableLine(self.table, self.button, self.camera))
         self.core = core
         for alert in core.open_alerts():
             if alert.seq > self.resume_after_seq:

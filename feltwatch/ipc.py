@@ -145,6 +145,7 @@ class ObservationServer:
         self._sock.bind(str(path))
         self._sock.listen(16)
         self._thread = threading.Thread(target=self._accept, name="cameras", daemon=True)
+        self._connections: set[socket.socket] = set()
 
     def start(self) -> ObservationServer:
         self._thread.start()
@@ -153,6 +154,9 @@ class ObservationServer:
     def stop(self) -> None:
         with contextlib.suppress(OSError):
             self._sock.close()
+        for conn in list(self._connections):
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)
 
@@ -166,14 +170,15 @@ class ObservationServer:
 
     def _serve(self, conn: socket.socket) -> None:
         buffer = b""
+        self._connections.add(conn)
         with conn:
             while True:
                 try:
                     data = conn.recv(65536)
                 except OSError:
-                    return
+                    break
                 if not data:
-                    return
+                    break
                 buffer += data
                 *lines, buffer = buffer.split(b"\n")
                 last = None
@@ -194,4 +199,5 @@ class ObservationServer:
                     try:
                         conn.sendall(b"%d\n" % last)
                     except OSError:
-                        return
+                        break
+        self._connections.discard(conn)

@@ -8,8 +8,9 @@ takes them again; the appliance keeps running and the writer reports its state.
 
 Besides inputs, the engine writes a ``table`` line when it starts with a configuration the
 journal does not already hold (``{"v": 1, "type": "table", "config": <the event log's table
-line>, "button": 3}``), so a journal replays on its own, and a ``mark`` line when a hand closes
-(``{"v": 1, "type": "mark", "ts_ns": ..., "hand": "...", "state": "closed"}``).
+line>, "button": 3, "camera": "overhead"}``), so a journal replays on its own, and a ``mark``
+line when a hand closes (``{"v": 1, "type": "mark", "ts_ns": ..., "hand": "...", "state":
+"closed"}``).
 """
 
 from __future__ import annotations
@@ -51,10 +52,18 @@ class TableLine:
 
     table: TableConfig
     button: int
+    camera: str | None = None
+    """The camera whose observations the fusion reads (the others are journalled only)."""
 
 
 def encode_table(line: TableLine) -> bytes:
-    row = {"v": SCHEMA, "type": "table", "config": event_to_json(line.table), "button": line.button}
+    row = {
+        "v": SCHEMA,
+        "type": "table",
+        "config": event_to_json(line.table),
+        "button": line.button,
+        "camera": line.camera,
+    }
     return orjson.dumps(row) + b"\n"
 
 
@@ -65,7 +74,10 @@ def _decode_table(row: dict[str, object]) -> TableLine:
     button = row["button"]
     if not isinstance(button, int):
         raise ValueError("button: not an integer")
-    return TableLine(table, button)
+    camera = row.get("camera")
+    if camera is not None and not isinstance(camera, str):
+        raise ValueError("camera: not a string")
+    return TableLine(table, button, camera)
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,6 +76,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     import yaml
 
     from vision.layout import TableLayout, overlapping
+    from vision.overlay import draw_zones
     from vision.zones import ZoneError, ZoneMap
 
     image = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
@@ -113,20 +114,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print(f"--corners: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     preview = image.copy()
-    back = np.linalg.inv(zone_map.calibration.matrix())
-    for name, polygon in layout.zones().items():
-        pts = cv2.perspectiveTransform(np.float32([polygon]), back)[0].astype(np.int32)
-        cv2.polylines(preview, [pts], True, (255, 255, 0), 2, cv2.LINE_AA)
-        cv2.putText(
-            preview,
-            name,
-            tuple(int(v) for v in pts[0]),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.5,
-            (255, 255, 255),
-            1,
-            cv2.LINE_AA,
-        )
+    draw_zones(preview, zone_map)
     cv2.polylines(preview, [np.int32(args.corners)], True, (0, 0, 255), 2, cv2.LINE_AA)
     cv2.imwrite(args.preview, preview)
     Path(args.output).write_text(

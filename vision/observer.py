@@ -61,6 +61,9 @@ class _CardState:
     """Where it lies (box centre) once reported at rest."""
     pending_card: str | None = None
     """Its name as it comes to rest (face up), before it is reported."""
+    disturbed: bool = False
+    """It moved, or something moved over it, since it last came to rest: only then can it have
+    been turned over. A face change on an undisturbed card is a misreading of the other face."""
 
 
 @dataclass(slots=True)
@@ -191,9 +194,14 @@ class Observer:
         state.unseen = 0
         state.seen_ns = ts_ns
         where = (self.zone(sighting.box), Face.UP if sighting.kind == CARD else Face.DOWN)
+        fresh = state.centre is None
         if sighting.moving or not self._at_rest(state, sighting.box):
             state.passes = 0
+            state.disturbed = state.disturbed or sighting.moving or not fresh
             return []
+        settled = state.settled
+        if settled is not None and where[0] == settled[0] and not state.disturbed:
+            where = settled  # nothing touched it: it lies as it did (the other face is misread)
         if where != state.candidate:
             state.candidate, state.passes = where, 1
         else:
@@ -221,8 +229,16 @@ class Observer:
             state.pending_card = card
             earlier = self._arrival(state, sighting.box)
             if earlier is not None:
+                assert earlier.settled is not None
+                flipped = earlier.settled[0] == where[0] and earlier.settled[1] != where[1]
+                if flipped and not (state.disturbed or earlier.disturbed):
+                    # The same card, untouched, read with the other face: it lies as it did.
+                    state.card_id, state.settled = earlier.card_id, earlier.settled
+                    state.reported_card, state.rest = earlier.reported_card, earlier.rest
+                    return []
                 state.card_id, before = earlier.card_id, earlier.settled
         state.settled, state.reported_card, state.rest = where, card, state.centre
+        state.disturbed = False
         common = {
             "ts_ns": ts_ns,
             "camera": self.camera,

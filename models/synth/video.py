@@ -410,8 +410,10 @@ class HandVideo:
                     ease = 0.5 - 0.5 * math.cos(math.pi * min(1.0, t * 1.15))
                     obj.at = (a[0] + (b[0] - a[0]) * ease, a[1] + (b[1] - a[1]) * ease)
                     hand = obj.at
-                if isinstance(step, Turn) and k < n - 1:
-                    hand = self._card(step.card).at
+                if isinstance(step, Turn) and k < n - 1:  # the dealer's hand turns it over
+                    turning = self._card(step.card)
+                    hand = turning.at
+                    carried = [turning]
                 if moves and k == n - 1:
                     carried, hand = [], None
                 yield self._frame(index, number, carried, hand, draw is None or draw(index))

@@ -9,6 +9,7 @@ from engine.observations import (
     CardAppeared,
     CardGone,
     CardMoved,
+    CardTurned,
     ChipsInZone,
     DealerHand,
     Face,
@@ -17,6 +18,7 @@ from engine.observations import (
 from models.synth.truth import sightings
 from models.synth.video import Clear, Deal, HandVideo, Layout, Move, Pause, demo_script, demo_start
 from vision.observer import Observer
+from vision.recognise import Sighting
 from vision.zones import ZoneMap
 
 LAYOUT = Layout(frame=(960, 540))  # ground truth needs no resolution: a quick render
@@ -113,3 +115,27 @@ def test_observations_are_timestamped_by_the_frames_and_typed() -> None:
     assert all(o.camera == "overhead" for o in observations)
     face_up = [o for o in observations if isinstance(o, CardAppeared) and o.face == Face.UP]
     assert all(o.card and 0 < o.conf <= 1 for o in face_up)
+
+
+def test_a_card_turns_over_only_when_something_touched_it() -> None:
+    """A face-down card at rest that the detector reads face up for a while, with nothing
+    moving over it, is misread, not turned; turned over by a hand, it is reported."""
+    zones = ZoneMap.from_config(LAYOUT.zone_config())
+    observer = Observer("overhead", zones.zone_of)
+    x, y = LAYOUT.to_frame(LAYOUT.places["seat:2"])
+    box = (x - 15, y - 21, x + 15, y + 21)
+    back = Sighting("card_back", 0.9, box)
+    face = Sighting("card", 0.9, box, "Qh", 0.95)
+    out: list[Observation] = []
+    ts = 0
+    for sighting in [back] * 5 + [face] * 6:  # dealt, then misread for six passes
+        ts += 100_000_000
+        out += observer.update([sighting], ts)
+    assert cards(out) == [("appeared", "seat:2", "down", "-")]
+    assert not [o for o in out if isinstance(o, CardTurned)]
+    moving = Sighting("card", 0.9, box, "Qh", 0.95, moving=True)
+    for sighting in [moving] * 2 + [face] * 4:  # a hand turns it over
+        ts += 100_000_000
+        out += observer.update([sighting], ts)
+    turned = [o for o in out if isinstance(o, CardTurned)]
+    assert [(o.zone, o.face.value, o.card) for o in turned] == [("seat:2", "up", "Qh")]

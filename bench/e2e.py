@@ -1,0 +1,118 @@
+"""End to end on the demo table: from the input that proves an irregularity (the camera frame,
+or the serial frame of the shoe) to the light command reaching the light, and the CPU it costs.
+
+Runs ``feltwatch demo`` twice in the same run, same seed and hands, the vision worker reading
+the rendered frames with the committed models: with two cameras (the target: p99 under 100 ms
+with both cores shared by two cameras) and with one camera (the peer: the same appliance without
+the second camera's load). For every alert: its input's time (a frame's capture time, a serial
+frame's arrival) -> the moment the light simulator received the command that followed it, p50 and
+p99; CPU seconds of the whole process tree per second of table time.
+
+    .venv/bin/python bench/e2e.py [--hands N] [--seed S]
+
+The second camera renders and reads the same table (CPU load and a recording, as a second view
+would); the fusion reads the first camera (the fusion of several views is not built yet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run(cameras: int, hands: int, seed: int, folder: Path) -> dict[str, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    command = [
+        sys.executable,
+        "-m",
+        "feltwatch",
+        "demo",
+        "--dir",
+        str(folder),
+        "--hands",
+        str(hands),
+        "--seed",
+        str(seed),
+        "--cameras",
+        str(cameras),
+    ]
+    subprocess.run(
+        command,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "ORT_DISABLE_TELEMETRY": "1"},
+    )
+    wall_s = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    alerts = [json.loads(line) for line in (folder / "journal/demo.alerts.jsonl").open()]
+    lights = [json.loads(line)["ts_ns"] for line in (folder / "light.jsonl").open()]
+    latencies_ms: dict[str, list[float]] = {"camera": [], "serial": []}
+    events = [json.loads(line) for line in (folder / "journal/demo.events.jsonl").open()]
+    by_seq = {e["seq"]: e["type"] for e in events}
+    for alert in alerts:
+        if alert["light_ns"] is None or alert["replayed"]:
+            continue
+        reached = next((t for t in lights if t >= alert["light_ns"]), None)
+        if reached is None:
+            continue
+        source = "serial" if by_seq.get(alert["seq"]) == "shoe_draw" else "camera"
+        latencies_ms[source].append((reached - alert["input_ts_ns"]) / 1e6)
+    out: dict[str, float] = {"alerts": len(alerts), "wall_s": wall_s, "cpu_s": cpu_s}
+    for source, values in latencies_ms.items():
+        if values:
+            out[f"{source}_n"] = len(values)
+            out[f"{source}_p50_ms"] = statistics.median(values)
+            out[f"{source}_p99_ms"] = percentile(values, 0.99)
+    every = latencies_ms["camera"] + latencies_ms["serial"]
+    out["p50_ms"] = statistics.median(every)
+    out["p99_ms"] = percentile(every, 0.99)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for cameras in (2, 1):
+            results[cameras] = run(cameras, args.hands, args.seed, Path(tmp) / f"c{cameras}")
+    for cameras, r in results.items():
+        detail = ", ".join(
+            f"{source} {r[source + '_p50_ms']:.1f} / {r[source + '_p99_ms']:.1f} ms "
+            f"({int(r[source + '_n'])})"
+            for source in ("camera", "serial")
+            if source + "_n" in r
+        )
+        print(
+            f"{cameras} camera(s): alert -> light p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f}"
+            f" ms [{detail}]; {int(r['alerts'])} alerts; CPU {r['cpu_s']:.0f} s in "
+            f"{r['wall_s']:.0f} s = {r['cpu_s'] / r['wall_s']:.2f} cores"
+        )
+    two, one = results[2], results[1]
+    print(
+        f"two cameras vs one (the peer, same run): p99 {two['p99_ms'] / one['p99_ms']:.2f}x, "
+        f"CPU {two['cpu_s'] / one['cpu_s']:.2f}x; target p99 < 100 ms with two cameras: "
+        f"{'met' if two['p99_ms'] < 100 else 'not met'} ({two['p99_ms'] / 100:.2f}x the target)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""The engine core: copies of inputs are dropped (a shoe read resent, observations resent after
+a reconnection), only the table camera feeds the fusion, and alerts come out as they are
+proved; the journal's table line makes a journal replay on its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.inputs import CardDrawn
+from engine.observations import CardAppeared, ChipsInZone, Face
+from engine.simulate import demo_table
+from feltwatch.engine_core import EngineCore
+from feltwatch.engine_service import replay_journal
+from feltwatch.journal import JournalWriter, TableLine, read
+
+TABLE = demo_table()
+
+
+def draw(seq: int, card: str) -> CardDrawn:
+    return CardDrawn(
+        ts_ns=seq * 1000, device="shoe", card=card, tag_id=seq, shoe_seq=seq, deck_id=2
+    )
+
+
+def stack(seat: int) -> ChipsInZone:
+    return ChipsInZone(ts_ns=100 + seat, camera="overhead", zone=f"stack:{seat}", counts={100: 10})
+
+
+def seen(ts: int, track: int, zone: str, camera: str = "overhead") -> CardAppeared:
+    return CardAppeared(
+        ts_ns=ts, camera=camera, track=track, zone=zone, face=Face.DOWN, card=None, conf=0.9
+    )
+
+
+def test_copies_are_dropped_and_only_the_table_camera_feeds_the_fusion() -> None:
+    core = EngineCore(TABLE, camera="overhead")
+    early = core.feed(draw(9, "Kd"))  # no chips seen yet: no hand can start; said, not raised
+    assert not early.events and "no hand can start" in early.errors[0]
+    for seat in (1, 2, 3):
+        core.feed(stack(seat))
+    assert core.feed(draw(1, "As")).events  # the hand starts with the first read
+    assert core.feed(draw(1, "As")).duplicate  # the same read sent again
+    first = core.feed(seen(5000, 1, "seat:2"))
+    assert [e.TYPE for e in first.events] == ["card"]
+    again = core.feed(seen(5000, 1, "seat:2"))
+    assert again.duplicate and not again.events
+    other = seen(5000, 2, "seat:3")  # another card seen in the same frame: not a copy
+    assert core.feed(other).events
+    assert core.feed(seen(4000, 7, "seat:4")).duplicate  # older than what the camera sent
+    assert not core.feed(seen(6000, 3, "seat:5", camera="dealer")).events  # journalled only
+    chips = ChipsInZone(ts_ns=7000, camera="dealer", zone="bet:1", counts={25: 2})
+    assert not core.feed(chips).duplicate
+
+
+def test_a_journal_with_its_table_line_replays_on_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    journal = JournalWriter(path, fsync=False)
+    journal.table(TableLine(TABLE, 3, "overhead"))
+    for seat in (2, 3):
+        journal.append(stack(seat))
+    journal.append(draw(1, "As"))
+    journal.append(seen(5000, 1, "seat:2"))
+    journal.close()
+    line = next(iter(read(path)))
+    assert line == TableLine(TABLE, 3, "overhead")
+    core, lines = replay_journal(path)
+    assert core is not None and lines == 5
+    assert core.camera == "overhead" and core.open_hand == "1"
+    assert core.fusion.button == 3

@@ -1,0 +1,201 @@
+"""Rolling recording of one camera: segments of ``segment_s`` seconds (Motion-JPEG in AVI, which
+OpenCV writes everywhere), each with the capture time of every frame in a sidecar index, the
+oldest deleted to keep the camera within its disk budget.
+
+    <dir>/<camera>/<start_ns>.part.avi   the segment being written (and its .ts index)
+    <dir>/<camera>/<start_ns>.avi         closed segments; <start_ns>.ts: one ts_ns per frame
+
+Clips are cut from closed segments (``frames_between``). A disk that fills up or fails stops
+the recording with the reason in ``error`` (the camera keeps watching) and it starts again
+with the next segment once there is room.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+FOURCC = cv2.VideoWriter_fourcc(*"MJPG")
+MIN_FREE_BYTES = 200_000_000
+"""Below this much free space a new segment is not started (the oldest are deleted first)."""
+
+
+def _bytes_free(path: Path) -> int:
+    return shutil.disk_usage(path).free
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    start_ns: int
+    video: Path
+    index: Path
+
+    @property
+    def closed(self) -> bool:
+        return not self.video.name.endswith(".part.avi")
+
+    def times(self) -> list[int]:
+        try:
+            return [int(line) for line in self.index.read_text().split()]
+        except (OSError, ValueError):
+            return []
+
+    def size(self) -> int:
+        total = 0
+        for path in (self.video, self.index):
+            with contextlib.suppress(OSError):
+                total += path.stat().st_size
+        return total
+
+
+def segments(folder: Path) -> list[Segment]:
+    """The camera's segments, oldest first (closed and the one being written)."""
+    out = []
+    for video in folder.glob("*.avi"):
+        stem = video.name.removesuffix(".avi").removesuffix(".part")
+        if stem.isdigit():
+            out.append(Segment(int(stem), video, folder / f"{stem}.ts"))
+    return sorted(out, key=lambda s: s.start_ns)
+
+
+class Recorder:
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        segment_s: float,
+        budget_bytes: int,
+        fps: float = 5.0,
+        bytes_free: Callable[[Path], int] = _bytes_free,
+    ) -> None:
+        self.folder = folder
+        self.segment_ns = int(segment_s * 1e9)
+        self.budget_bytes = budget_bytes
+        self.frame_ns = int(1e9 / fps)
+        self.fps = fps
+        self.bytes_free = bytes_free
+        self.error = ""
+        """Why the recording is stopped (empty while it records)."""
+        self.deleted = 0
+        """Segments deleted to stay within the budget."""
+        self._writer: cv2.VideoWriter | None = None
+        self._index: object = None
+        self._segment: Segment | None = None
+        self._last_ns: int | None = None
+        self._failed_at: int | None = None
+
+    def add(self, image: np.ndarray, ts_ns: int) -> None:
+        """Record a frame (at most ``fps`` a second are kept)."""
+        if image.size == 0 or (self._last_ns is not None and ts_ns - self._last_ns < self.frame_ns):
+            return
+        segment = self._segment
+        if segment is None or ts_ns - segment.start_ns >= self.segment_ns:
+            self.close()
+            if self._failed_at is not None and ts_ns - self._failed_at < self.segment_ns:
+                return  # wait a segment's length before trying the disk again
+            if not self._open(image, ts_ns):
+                self._failed_at = ts_ns
+                return
+            self._failed_at = None
+        assert self._writer is not None
+        try:
+            self._writer.write(image)
+            self._index.write(f"{ts_ns}\n")  # type: ignore[attr-defined]
+            self._index.flush()  # type: ignore[attr-defined]
+        except OSError as exc:
+            self._stop(f"{self.folder}: cannot write: {exc.strerror or exc}")
+            self._failed_at = ts_ns
+            return
+        self._last_ns = ts_ns
+
+    def _open(self, image: np.ndarray, ts_ns: int) -> bool:
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._enforce_budget(keep_free=True)
+            if self.bytes_free(self.folder) < MIN_FREE_BYTES:
+                self.error = f"{self.folder}: disk full: recording stopped until there is room"
+                return False
+            video = self.folder / f"{ts_ns}.part.avi"
+            index = self.folder / f"{ts_ns}.ts"
+            h, w = image.shape[:2]
+            writer = cv2.VideoWriter(str(video), FOURCC, self.fps, (w, h))
+            if not writer.isOpened():
+                self.error = f"{video}: cannot open a video file for writing"
+                return False
+            self._index = index.open("w")
+        except OSError as exc:
+            self.error = f"{self.folder}: cannot record: {exc.strerror or exc}"
+            return False
+        self._writer = writer
+        self._segment = Segment(ts_ns, video, index)
+        self.error = ""
+        return True
+
+    def _stop(self, why: str) -> None:
+        self.close()
+        self.error = why
+
+    def close(self) -> None:
+        """Close the segment being written (it becomes available to clips)."""
+        segment, self._segment = self._segment, None
+        if self._writer is not None:
+            self._writer.release()
+            self._writer = None
+        if self._index is not None:
+            with contextlib.suppress(OSError):
+                self._index.close()  # type: ignore[attr-defined]
+            self._index = None
+        if segment is not None:
+            with contextlib.suppress(OSError):
+                segment.video.replace(segment.video.with_name(f"{segment.start_ns}.avi"))
+        self._enforce_budget(keep_free=False)
+
+    def _enforce_budget(self, *, keep_free: bool) -> None:
+        closed = [s for s in segments(self.folder) if s.closed]
+        total = sum(s.size() for s in closed)
+        while closed and (
+            total > self.budget_bytes
+            or (keep_free and self.bytes_free(self.folder) < MIN_FREE_BYTES)
+        ):
+            oldest = closed.pop(0)
+            total -= oldest.size()
+            for path in (oldest.video, oldest.index):
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            self.deleted += 1
+
+
+def frames_between(folder: Path, start_ns: int, end_ns: int) -> Iterator[tuple[int, np.ndarray]]:
+    """The recorded frames with capture times in [start_ns, end_ns], from closed segments."""
+    for segment in segments(folder):
+        if not segment.closed:
+            continue
+        times = segment.times()
+        if not times or times[-1] < start_ns or times[0] > end_ns:
+            continue
+        capture = cv2.VideoCapture(str(segment.video))
+        try:
+            for ts_ns in times:
+                ok, image = capture.read()
+                if not ok:
+                    break
+                if start_ns <= ts_ns <= end_ns:
+                    yield ts_ns, image
+        finally:
+            capture.release()
+
+
+def covered_until(folder: Path) -> int | None:
+    """The capture time of the last frame in a closed segment (None: nothing closed yet)."""
+    closed = [s for s in segments(folder) if s.closed]
+    for segment in reversed(closed):
+        times = segment.times()
+        if times:
+            return times[-1]
+    return None
