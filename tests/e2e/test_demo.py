@@ -93,6 +93,11 @@ def alerts(folder: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+def written(row: dict[str, object]) -> dict[str, object]:
+    """An alert as the engine judged it (without when it was told)."""
+    return {k: v for k, v in row.items() if k not in ("input_ts_ns", "light_ns", "replayed")}
+
+
 def judged(rows: list[dict[str, object]]) -> set[tuple[object, ...]]:
     return {(r["hand"], r["rule"], r["family"], r["seat"]) for r in rows}
 
@@ -150,10 +155,7 @@ def test_a_replayed_journal_gives_the_same_events_and_alerts(clean_run, tmp_path
     )
     assert events.read_bytes() == (folder / "journal" / "demo.events.jsonl").read_bytes()
     replayed = [json.loads(line) for line in done.stdout.splitlines()]
-    keep = lambda r: {
-        k: v for k, v in r.items() if k not in ("input_ts_ns", "light_ns", "replayed")
-    }  # noqa: E731
-    assert [keep(r) for r in replayed] == [keep(r) for r in rows]
+    assert [written(r) for r in replayed] == [written(r) for r in rows]
 
 
 def test_the_engine_killed_mid_hand_restarts_and_the_hands_end_as_without_the_crash(
