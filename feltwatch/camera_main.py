@@ -14,9 +14,11 @@ import argparse
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import yaml
@@ -27,13 +29,22 @@ from feltwatch.engine_main import paths
 from feltwatch.ipc import ObservationSender
 from vision.recorder import Recorder
 
-Process = Callable[[np.ndarray, int, object], list[Observation]]
-"""(image, ts_ns, ground truth or None) -> observations."""
+if TYPE_CHECKING:
+    from models.synth.video import Truth
+
 T0_ENV = "FELTWATCH_DEMO_T0_NS"
 
 
-def demo_frames(config: Config, stopping: Callable[[], bool]) -> Iterator[tuple[int, object]]:
-    """The demo session's frames on its timeline: (ts_ns, frame)."""
+class Shot(NamedTuple):
+    ts_ns: int
+    image: np.ndarray
+    """BGR; empty when the demo renders the ground truth only."""
+    truth: tuple[Truth, ...] = ()
+    """What the demo table's renderer put in the frame."""
+
+
+def demo_frames(config: Config, stopping: Callable[[], bool]) -> Iterator[Shot]:
+    """The demo session's frames on its timeline."""
     from models.synth.session import DemoSession
     from models.synth.video import FPS
 
@@ -53,19 +64,17 @@ def demo_frames(config: Config, stopping: Callable[[], bool]) -> Iterator[tuple[
         wait_s = (t0_ns + frame.index * frame_ns - time.monotonic_ns()) / 1e9
         if wait_s > 0:
             time.sleep(wait_s)
-        yield t0_ns + int(frame.index * frame_ns), frame
+        yield Shot(t0_ns + int(frame.index * frame_ns), frame.image, frame.objects)
 
 
-def live_frames(
-    camera: CameraSection, stopping: Callable[[], bool]
-) -> Iterator[tuple[int, object]]:
+def live_frames(camera: CameraSection, stopping: Callable[[], bool]) -> Iterator[Shot]:
     from vision.sources import LatestFrame, video_frames
 
     if Path(camera.source).is_file():
         for read in video_frames(camera.source):
             if stopping():
                 return
-            yield read.ts_ns, read.image
+            yield Shot(read.ts_ns, read.image)
         return
     source = LatestFrame(camera.source).start()
     state = ""
@@ -77,7 +86,7 @@ def live_frames(
                     state = source.state
                     print(f"camera {camera.name}: {state}: {source.error}", file=sys.stderr)
                 continue
-            yield frame.ts_ns, frame.image
+            yield Shot(frame.ts_ns, frame.image)
     finally:
         source.stop()
 
@@ -123,11 +132,11 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
         observer = Observer(camera.name, zones.zone_of, speed=config.demo.speed)
         passes = [0]
 
-        def process(image: np.ndarray, ts_ns: int, frame: object) -> list[Observation]:
+        def process(shot: Shot) -> list[Observation]:
             passes[0] += 1
             if passes[0] % 3:
                 return []
-            return observer.update(sightings(frame.objects), ts_ns)  # type: ignore[attr-defined]
+            return observer.update(sightings(shot.truth), shot.ts_ns)
 
     else:
         from vision.chips import chip_set_from_config
@@ -139,31 +148,27 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
         speed = config.demo.speed if camera.source.startswith("demo") else 1.0
         worker = VisionWorker(camera.name, recogniser, zones.zone_of, speed=speed)
 
-        def process(image: np.ndarray, ts_ns: int, frame: object) -> list[Observation]:
-            return worker.process(image, ts_ns)
+        def process(shot: Shot) -> list[Observation]:
+            return worker.process(shot.image, shot.ts_ns)
 
-    stopped = [False]
-    signal.signal(signal.SIGTERM, lambda *_: stopped.__setitem__(0, True))
-    signal.signal(signal.SIGINT, lambda *_: stopped.__setitem__(0, True))
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+    signal.signal(signal.SIGINT, lambda *_: stopped.set())
     sender = ObservationSender(paths(config)["socket"]).start()
     if camera.source.startswith("demo"):
-        frames = demo_frames(config, lambda: stopped[0])
+        shots = demo_frames(config, stopped.is_set)
     else:
-        frames = ((ts, (image, None)) for ts, image in live_frames(camera, lambda: stopped[0]))
+        shots = live_frames(camera, stopped.is_set)
     recorder = recorder_for(config, camera)
     processed = 0
     started = time.monotonic()
     error = ""
-    for ts_ns, frame in frames:
+    for shot in shots:
         processed += 1
-        if isinstance(frame, tuple):
-            image, truth_frame = frame
-        else:
-            image, truth_frame = frame.image, frame  # type: ignore[attr-defined]
-        for observation in process(image, ts_ns, truth_frame):
+        for observation in process(shot):
             sender.send(observation)
         if recorder is not None:
-            recorder.add(image, ts_ns)
+            recorder.add(shot.image, shot.ts_ns)
             if recorder.error != error:
                 error = recorder.error
                 print(
