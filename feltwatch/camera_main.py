@@ -56,6 +56,9 @@ def demo_frames(config: Config, stopping: Callable[[], bool]) -> Iterator[Shot]:
     def due(index: int) -> bool:  # not yet too late for this frame
         return time.monotonic_ns() < t0_ns + (index + 1) * frame_ns
 
+    if demo.video is not None and demo.vision == "models":
+        yield from _played(demo.video, session.frames, t0_ns, frame_ns, due, stopping)
+        return
     for frame in session.frames_of(images=demo.vision == "models", draw=due):
         if stopping():
             return
@@ -65,6 +68,37 @@ def demo_frames(config: Config, stopping: Callable[[], bool]) -> Iterator[Shot]:
         if wait_s > 0:
             time.sleep(wait_s)
         yield Shot(t0_ns + int(frame.index * frame_ns), frame.image, frame.objects)
+
+
+def _played(
+    video: Path,
+    frames: int,
+    t0_ns: int,
+    frame_ns: float,
+    due: Callable[[int], bool],
+    stopping: Callable[[], bool],
+) -> Iterator[Shot]:
+    """A pre-rendered session on the timeline: a frame the process is too late for is skipped
+    undecoded, as a camera's late frame is dropped."""
+    import cv2
+
+    capture = cv2.VideoCapture(str(video))
+    try:
+        for index in range(frames):
+            if stopping():
+                return
+            if not due(index):
+                capture.grab()
+                continue
+            ok, image = capture.read()
+            if not ok:
+                return
+            wait_s = (t0_ns + index * frame_ns - time.monotonic_ns()) / 1e9
+            if wait_s > 0:
+                time.sleep(wait_s)
+            yield Shot(t0_ns + int(index * frame_ns), image)
+    finally:
+        capture.release()
 
 
 def live_frames(camera: CameraSection, stopping: Callable[[], bool]) -> Iterator[Shot]:

@@ -132,6 +132,9 @@ class DemoSection(_Strict):
     hands: Annotated[int, Field(ge=1, le=10_000)] = 12
     speed: Annotated[float, Field(ge=0.25, le=16)] = 1.0
     """How much faster than real time the table plays."""
+    video: Path | None = None
+    """The session rendered beforehand (``feltwatch demo --prerender``): the cameras play it on
+    the timeline instead of rendering as they go (a camera's frames cost no drawing)."""
     vision: Literal["models", "truth"] = "models"
     """``models``: the vision worker reads the rendered frames with the ONNX models;
     ``truth``: the renderer's ground truth stands in for the detector (tests the rest)."""

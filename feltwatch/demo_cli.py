@@ -134,6 +134,27 @@ class TableSimulator:
                 printed += 1
 
 
+def prerender(session: object, folder: Path) -> Path:
+    """The session rendered to a Motion-JPEG file, once per seed and hands."""
+    import cv2
+
+    from models.synth.session import DemoSession
+    from models.synth.video import FPS
+
+    assert isinstance(session, DemoSession)
+    path = folder / f"session-{session.seed}-{len(session.hands)}.avi"
+    if path.exists():
+        return path
+    print(f"[demo] rendering the session to {path} (once)", flush=True)
+    part = path.with_suffix(".part.avi")
+    writer = cv2.VideoWriter(str(part), cv2.VideoWriter_fourcc(*"MJPG"), FPS, session.layout.frame)
+    for frame in session.frames_of():
+        writer.write(frame.image)
+    writer.release()
+    part.replace(path)
+    return path
+
+
 def demo_config(folder: Path, table: TableSimulator, args: argparse.Namespace) -> Path:
     from engine.codec import event_to_json
 
@@ -160,6 +181,7 @@ def demo_config(folder: Path, table: TableSimulator, args: argparse.Namespace) -
             "hands": args.hands,
             "speed": args.speed,
             "vision": args.vision,
+            "video": str(args.video) if args.video else None,
         },
     }
     path = folder / "demo.yaml"
@@ -178,6 +200,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         (folder / "light.jsonl").unlink(missing_ok=True)
     folder.mkdir(parents=True, exist_ok=True)
     session = DemoSession(seed=args.seed, hands=args.hands)
+    args.video = prerender(session, folder) if args.prerender else None
     table = TableSimulator(session, folder, args.speed)
     t0_ns = time.monotonic_ns() + int(STARTUP_S * 1e9)
     table.start(t0_ns)
@@ -228,6 +251,11 @@ def add_demo_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
         choices=(1, 2),
         default=1,
         help="2: a second camera (recorded and journalled; the fusion reads the first)",
+    )
+    p.add_argument(
+        "--prerender",
+        action="store_true",
+        help="render the session to a video first; the cameras play it (no drawing as they go)",
     )
     p.add_argument("--dir", type=Path, default=Path("build/demo"), help="working folder")
     p.add_argument("--keep", action="store_true", help="keep the journal of the last run")

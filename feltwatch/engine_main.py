@@ -76,6 +76,7 @@ class FanOut:
         self.table = config.table.name
         self.light: DeviceLink | None = None
         self.clips: ClipMaker | None = None
+        self.service: EngineService | None = None
         self._events = files["events"].open("a", encoding="utf-8")
         self._alerts = files["alerts"].open("a", encoding="utf-8")
         self._lock = threading.Lock()
@@ -96,6 +97,7 @@ class FanOut:
             "table": proved.table,
             **proved.alert.to_json(),
             "input_ts_ns": proved.input_ts_ns,
+            "received_ns": self.service.received_ns if self.service is not None else None,
             "light_ns": light_ns,
             "replayed": replayed,
         }
@@ -166,6 +168,7 @@ def run(config: Config, config_path: Path) -> int:
         resume_after_seq=last_event_seq(files["events"]),
         camera=config.cameras[0].name if config.cameras else None,
     )
+    outputs.service = service
     links: list[DeviceLink] = []
 
     def sink(item: DeviceInput) -> None:

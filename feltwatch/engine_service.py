@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
@@ -104,6 +105,8 @@ class EngineService:
         self.journal: JournalWriter | None = None
         self.restored_lines = 0
         self.resume_after_seq = resume_after_seq
+        self.received_ns = 0
+        """When the input the engine thread is on reached the engine (monotonic ns)."""
 
     def start(self) -> EngineService:
         """Replay the journal (what it rebuilds is not told again, except the alerts of the hand
@@ -131,9 +134,10 @@ class EngineService:
         """Journal an input and queue it for the engine (any thread). False: the disk did not
         take it (it waits in memory, in order, and the engine still gets it)."""
         assert self.journal is not None
+        received_ns = time.monotonic_ns()
         with self._lock:
             written = self.journal.append(item)
-            self._queue.put(item)
+            self._queue.put((item, received_ns))
         return written
 
     def stop(self, timeout_s: float = 5.0) -> None:
@@ -146,9 +150,10 @@ class EngineService:
     def _run(self) -> None:
         assert self.core is not None and self.journal is not None
         while True:
-            item = self._queue.get()
-            if item is _STOP:
+            queued = self._queue.get()
+            if queued is _STOP:
                 return
+            item, self.received_ns = queued  # type: ignore[misc]
             step = self.core.feed(item)
             deliver(step, self.outputs, replayed=False)
             for event in step.events:
