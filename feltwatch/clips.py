@@ -6,7 +6,8 @@ hand:
     <recording dir>/clips/<table>/hand-<hand>/<seq>-<rule>-<camera>.avi  and  ...-key.jpg
     <recording dir>/clips/<table>/clips.jsonl   one line per clip: alert, camera, files, frames
 
-A clip is cut once the camera's closed segments reach its end (or, at the latest, ``wait_s``
+Alerts proved within a clip already cut for the same hand share it (each still gets its key
+frame). A clip is cut once the camera's closed segments reach its end (or, at the latest, ``wait_s``
 after its end: what was recorded by then is used; a camera with nothing recorded for the
 moment gets a line that says so).
 """
@@ -22,11 +23,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+import numpy as np
 
+from engine.alerts import Alert
 from feltwatch.engine_core import Proved
 from vision.overlay import draw_caption, draw_zones
 from vision.recorder import FOURCC, covered_until, frames_between
 from vision.zones import ZoneMap
+
+SHARE_MARGIN_NS = 1_000_000_000
+"""An alert proved within a clip already cut for its hand, at least this long before the clip's
+end, shares that clip (a burst of alerts about one moment makes one clip, not one each)."""
+NEAR_NS = 1_000_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +71,8 @@ class ClipMaker:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="clips", daemon=True)
         self.made: list[dict[str, object]] = []
+        self._clips: dict[tuple[str, str], tuple[int, int, str, int]] = {}
+        """(hand, camera) -> the last clip cut: from, to, path, frames."""
 
     def start(self) -> ClipMaker:
         self._thread.start()
@@ -102,7 +112,6 @@ class ClipMaker:
         alert = job.proved.alert
         hand_folder = self.folder / f"hand-{alert.hand}"
         stem = f"{alert.seq}-{alert.rule}-{camera}"
-        clip = hand_folder / f"{stem}.avi"
         key = hand_folder / f"{stem}-key.jpg"
         row: dict[str, object] = {
             "table": self.table,
@@ -116,11 +125,47 @@ class ClipMaker:
             "to_ns": job.end_ns,
             "proved_ns": job.proved.input_ts_ns,
         }
-        frames = 0
-        writer = None
-        best: tuple[int, object] | None = None
+        proved = job.proved.input_ts_ns
+        shared = self._clips.get((alert.hand, camera))
         try:
             hand_folder.mkdir(parents=True, exist_ok=True)
+            if shared is not None and shared[0] <= proved <= shared[1] - SHARE_MARGIN_NS:
+                # An alert of the same moment: its clip is the one already cut.
+                row["from_ns"], row["to_ns"], row["clip"], row["frames"] = shared
+                row["shared"] = True
+                best = self._nearest(camera, proved)
+            else:
+                clip = hand_folder / f"{stem}.avi"
+                frames, best = self._write_clip(camera, job, clip)
+                row["frames"] = frames
+                if frames:
+                    row["clip"] = str(clip.relative_to(self.root))
+                    self._clips[(alert.hand, camera)] = (
+                        job.start_ns,
+                        job.end_ns,
+                        row["clip"],
+                        frames,
+                    )
+            if best is not None:
+                cv2.imwrite(str(key), self._key_frame(best, camera, alert))
+                row["key_frame"] = str(key.relative_to(self.root))
+        except OSError as exc:
+            row["error"] = f"{hand_folder}: {exc.strerror or exc}"
+        if not row.get("frames"):
+            row["frames"] = 0
+            row["missing"] = f"camera {camera} recorded nothing from {job.start_ns} to {job.end_ns}"
+        self.made.append(row)
+        with contextlib.suppress(OSError):
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with (self.folder / "clips.jsonl").open("a", encoding="utf-8") as manifest:
+                manifest.write(json.dumps(row) + "\n")
+
+    def _write_clip(self, camera: str, job: _Job, clip: Path) -> tuple[int, np.ndarray | None]:
+        """Write the clip; its frame count and the frame nearest the proof."""
+        frames = 0
+        writer = None
+        best: tuple[int, np.ndarray] | None = None
+        try:
             for ts_ns, image in frames_between(self.root / camera, job.start_ns, job.end_ns):
                 if writer is None:
                     h, w = image.shape[:2]
@@ -130,36 +175,26 @@ class ClipMaker:
                 gap = abs(ts_ns - job.proved.input_ts_ns)
                 if best is None or gap < best[0]:
                     best = (gap, image)
-            if best is not None:
-                image = best[1].copy()  # type: ignore[attr-defined]
-                zones = self.cameras[camera]
-                if zones is not None:
-                    seats = alert.seats or ((alert.seat,) if alert.seat is not None else ())
-                    hot = {f"{kind}:{seat}" for seat in seats for kind in ("seat", "bet", "stack")}
-                    draw_zones(image, zones, hot)
-                seat = f" seat {alert.seat}" if alert.seat is not None else ""
-                draw_caption(
-                    image,
-                    [
-                        f"{self.table} hand {alert.hand}: {alert.rule} {alert.family}{seat} "
-                        f"({alert.severity})",
-                        alert.message,
-                    ],
-                )
-                cv2.imwrite(str(key), image)
-        except OSError as exc:
-            row["error"] = f"{hand_folder}: {exc.strerror or exc}"
         finally:
             if writer is not None:
                 writer.release()
-        row["frames"] = frames
-        if frames:
-            row["clip"] = str(clip.relative_to(self.root))
-            row["key_frame"] = str(key.relative_to(self.root))
-        else:
-            row["missing"] = f"camera {camera} recorded nothing from {job.start_ns} to {job.end_ns}"
-        self.made.append(row)
-        with contextlib.suppress(OSError):
-            self.folder.mkdir(parents=True, exist_ok=True)
-            with (self.folder / "clips.jsonl").open("a", encoding="utf-8") as manifest:
-                manifest.write(json.dumps(row) + "\n")
+        return frames, best[1] if best is not None else None
+
+    def _nearest(self, camera: str, ts_ns: int) -> np.ndarray | None:
+        near = frames_between(self.root / camera, ts_ns - NEAR_NS, ts_ns + NEAR_NS)
+        found = min(near, key=lambda f: abs(f[0] - ts_ns), default=None)
+        return found[1] if found is not None else None
+
+    def _key_frame(self, image: np.ndarray, camera: str, alert: Alert) -> np.ndarray:
+        """The frame of the proof with the zones drawn (the alert's seats in red) and the alert
+        written across the top."""
+        image = image.copy()
+        zones = self.cameras[camera]
+        if zones is not None:
+            seats = alert.seats or ((alert.seat,) if alert.seat is not None else ())
+            hot = {f"{kind}:{seat}" for seat in seats for kind in ("seat", "bet", "stack")}
+            draw_zones(image, zones, hot)
+        seat = f" seat {alert.seat}" if alert.seat is not None else ""
+        headline = f"{self.table} hand {alert.hand}: {alert.rule} {alert.family}{seat}"
+        draw_caption(image, [f"{headline} ({alert.severity})", alert.message])
+        return image

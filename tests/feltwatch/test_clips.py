@@ -47,6 +47,16 @@ def test_an_alert_gets_a_clip_and_a_key_frame_from_each_camera_that_recorded(
         message="seat 3 was pushed 99, computed 100",
     )
     clips.add(Proved(alert=alert, table="t7", input_ts_ns=110 * S))
+    again = Alert(
+        hand="4",
+        seq=58,
+        rule="R-RAKE-1",
+        family="chip_miscount",
+        severity=Severity.WARNING,
+        seat=None,
+        message="rake taken 1, computed 0",
+    )
+    clips.add(Proved(alert=again, table="t7", input_ts_ns=111 * S))  # the same moment
     clips.cut_due()  # the overhead recording covers it; the dealer camera has nothing yet
     assert clips.made == []
     now[0] = 121 * S  # past the wait: cut with what there is
@@ -54,7 +64,9 @@ def test_an_alert_gets_a_clip_and_a_key_frame_from_each_camera_that_recorded(
     rows = [
         json.loads(line) for line in (tmp_path / "clips/t7/clips.jsonl").read_text().splitlines()
     ]
-    overhead, dealer = rows
+    overhead, dealer, shared, _ = rows
+    assert shared["shared"] and shared["clip"] == overhead["clip"] and shared["frames"] == 26
+    assert (tmp_path / shared["key_frame"]).is_file() and shared["rule"] == "R-RAKE-1"
     assert overhead["camera"] == "overhead" and overhead["frames"] == 26  # 108 s to 113 s at 5/s
     assert (tmp_path / overhead["clip"]).is_file()
     assert overhead["clip"] == "clips/t7/hand-4/57-R-POT-5-overhead.avi"
