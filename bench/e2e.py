@@ -30,6 +30,9 @@ import tempfile
 import time
 from pathlib import Path
 
+# bench/ holds scripts named like the packages (devices.py, engine.py): import the packages.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
+
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)

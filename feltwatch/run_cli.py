@@ -44,10 +44,20 @@ def supervise(
 ) -> Supervisor:
     """Run the appliance's processes until ``until`` says so, SIGTERM or Ctrl-C."""
     table = config.table.name
-    supervisor = Supervisor(
-        children(config_path, config, env),
-        health=lambda message: print(f"[{table}] health: {message}", flush=True),
-    )
+    health_log = config.journal.dir / f"{table}.health.jsonl"
+
+    def health(message: str) -> None:
+        """Say it, and keep it for the dashboard (``<table>.health.jsonl``)."""
+        print(f"[{table}] health: {message}", flush=True)
+        try:
+            health_log.parent.mkdir(parents=True, exist_ok=True)
+            with health_log.open("a", encoding="utf-8") as file:
+                row = {"table": table, "ts_ns": time.monotonic_ns(), "wall": time.time()}
+                file.write(json.dumps({**row, "message": message}) + "\n")
+        except OSError as exc:
+            print(f"[{table}] health: cannot write {health_log}: {exc.strerror}", flush=True)
+
+    supervisor = Supervisor(children(config_path, config, env), health=health)
     stop = threading.Event()
     previous = [signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGTERM, signal.SIGINT)]
     supervisor.start()

@@ -165,6 +165,8 @@ def test_the_engine_killed_mid_hand_restarts_and_the_hands_end_as_without_the_cr
     folder = tmp_path / "crashed"
     output = run_demo(folder, 3, kill_engine_in_hand="2")
     assert "engine killed by signal 9; restarting" in output
+    health = (folder / "journal" / "demo.health.jsonl").read_text()
+    assert "engine killed by signal 9" in health  # kept for the dashboard
     assert "replayed" in output  # the restarted engine rebuilt the open hand from the journal
     crashed = alerts(folder)
     first_three = [r for r in clean_rows if str(r["hand"]) in ("1", "2", "3")]
