@@ -65,6 +65,10 @@ class DeviceLink:
         )
         self._port: serial.Serial | None = None
         self.open_error: str | None = None
+        self._io = threading.RLock()
+        """Held while the session is used and the port written (the link's thread and
+        ``send``, which the sink may call back from the link's own thread); never during the
+        blocking read."""
 
     # --- control ----------------------------------------------------------------------------
 
@@ -77,8 +81,18 @@ class DeviceLink:
         self._thread.join(timeout_s)
 
     def send(self, command: Callable[[int], bytes]) -> None:
-        """Queue a command; it is framed by the session in the link's thread."""
-        self.commands.put(command)
+        """Frame and write a command now, from the calling thread (the dealer light must not
+        wait for the link's next read timeout); queued for the link's thread while the port is
+        closed. Reliable commands the write loses are resent by the session."""
+        with self._io:
+            port = self._port
+            if port is None:
+                self.commands.put(command)
+                return
+            data = command(self.clock())
+            # A broken port: the link's thread finds it on its next read and reconnects.
+            with contextlib.suppress(serial.SerialException, OSError):
+                port.write(data)
 
     def set_light(self, colour: str, pattern: str) -> None:
         self.send(lambda now: self.session.set_light(colour, pattern, now))
@@ -131,7 +145,9 @@ class DeviceLink:
         delay = self.backoff_s[0]
         while not self._stop.is_set():
             if self._port is None:
-                if not self._open():
+                with self._io:
+                    opened = self._open()
+                if not opened:
                     self._stop.wait(delay)
                     delay = min(delay * 2, self.backoff_s[1])
                     continue
@@ -141,19 +157,22 @@ class DeviceLink:
             try:
                 data = port.read(max(1, port.in_waiting))
             except (serial.SerialException, OSError, TypeError) as exc:
-                self._close(f"read failed: {exc}")
+                with self._io:
+                    self._close(f"read failed: {exc}")
                 continue
-            now = self.clock()
-            if data:
-                frames = self.decoder.feed(data)
-                if frames:
-                    self._emit(self.session.receive(frames, now))
-            while not self.commands.empty():
-                data_out = self.commands.get_nowait()(now)
-                if self._port is not None:
-                    try:
-                        self._port.write(data_out)
-                    except (serial.SerialException, OSError):
-                        self._close("write failed")
-            self._emit(self.session.tick(now))
-        self._close("stopped")
+            with self._io:
+                now = self.clock()
+                if data:
+                    frames = self.decoder.feed(data)
+                    if frames:
+                        self._emit(self.session.receive(frames, now))
+                while not self.commands.empty():
+                    data_out = self.commands.get_nowait()(now)
+                    if self._port is not None:
+                        try:
+                            self._port.write(data_out)
+                        except (serial.SerialException, OSError):
+                            self._close("write failed")
+                self._emit(self.session.tick(now))
+        with self._io:
+            self._close("stopped")

@@ -271,3 +271,25 @@ def test_permission_denied_is_reported() -> None:
     for fd in (read_end, master, slave):
         os.close(fd)
     assert message == f"{path}: permission denied (add the service user to the dialout group)"
+
+
+def test_a_command_sent_from_the_links_own_thread_goes_out_at_once(
+    rigs: Callable[..., Rig],
+) -> None:
+    """The engine turns the light back to green when the dealer presses its button: that call
+    comes from the light link's own thread, inside its sink, and must not wait or deadlock."""
+    light = Light()
+    rig = rigs(light)
+
+    def sink(item: DeviceInput) -> None:
+        rig.inputs.put(item)
+        if isinstance(item, LightAcknowledged):
+            rig.link.set_light("green", "steady")
+
+    rig.link.sink = sink
+    rig.wait(lambda seen: any(h.identity for h in rig.health()))
+    rig.link.set_light("red", "fast")
+    rig.wait(lambda seen: any(isinstance(x, LightState) and x.colour == "red" for x in seen))
+    rig.sim.act(lambda now: [light.press()])
+    rig.wait(lambda seen: any(isinstance(x, LightState) and x.colour == "green" for x in seen))
+    assert light.shown[-2:] == ["red fast", "green steady"]
