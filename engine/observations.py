@@ -37,7 +37,8 @@ class CardAppeared(Observation):
     card: str | None
     """The identity when face up (``"As"``), else None."""
     conf: float
-    """Confidence of the identity (face up) or of the detection (face down)."""
+    """Confidence of the identity (face up: the classifier's confidence in the name, averaged
+    over every face-up sighting of the card) or of the detection (face down)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

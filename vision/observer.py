@@ -176,6 +176,11 @@ class Observer:
                 or (zone == d.state.settled[0] and same_place(d.state))
             )
         ]
+        for i in reversed(eligible):  # lost from view and found again where it lay
+            other = self._departed[i].state
+            assert other.settled is not None
+            if other.settled == (zone, face) and same_place(other):
+                return self._departed.pop(i).state
         for i in reversed(eligible):
             other = self._departed[i].state
             assert other.settled is not None
@@ -207,6 +212,7 @@ class Observer:
         else:
             state.passes += 1
         card, share = track.card if where[1] == Face.UP else (None, sighting.conf)
+        conf = track.card_conf if where[1] == Face.UP else sighting.conf
         if state.passes < self.settle_passes or (where[1] == Face.UP and card is None):
             return []
         if where == state.settled:
@@ -220,7 +226,7 @@ class Observer:
                         zone=where[0],
                         face=where[1],
                         card=card,
-                        conf=share,
+                        conf=conf,
                     )
                 ]
             return []
@@ -246,7 +252,7 @@ class Observer:
             "zone": where[0],
             "face": where[1],
             "card": card,
-            "conf": share,
+            "conf": conf,
         }
         if before is None:
             return [CardAppeared(**common)]  # type: ignore[arg-type]

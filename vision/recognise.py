@@ -188,12 +188,26 @@ def _crop(image: np.ndarray, box: Box) -> np.ndarray:
     return image[y1 : max(y2, y1 + 1), x1 : max(x2, x1 + 1)]
 
 
+CHIP_IOU = 0.3
+"""Chips lie side by side under an overhead camera (what is stacked shows its top chip only):
+two chip boxes overlapping this much are one chip seen twice (the detector also fires, weakly,
+on the gap between four chips of a square)."""
+CHIP_COVERED = 0.5
+"""A chip box whose area is this much covered by better chip boxes is the gap between them."""
+
+
 def merge(detections: list[Detection], iou: float = 0.5, contain: float = 0.8) -> list[Detection]:
-    """One box per object from overlapping tiles and scales: per-class suppression at ``iou``,
-    then a box mostly inside a better box of its class (a part of a card seen at a finer
-    scale) is dropped."""
+    """One box per object from overlapping tiles and scales: per-class suppression at ``iou``
+    (``CHIP_IOU`` for chips), then a box mostly inside a better box of its class (a part of a
+    card seen at a finer scale), or a chip box mostly covered by better ones, is dropped."""
     if not detections:
         return []
+    chips = [d for d in detections if d.label == "chip"]
+    if chips and len(chips) < len(detections):
+        others = [d for d in detections if d.label != "chip"]
+        return merge(others, iou, contain) + merge(chips, iou, contain)
+    if chips:
+        iou = min(iou, CHIP_IOU)
     boxes = [[d.box[0], d.box[1], d.box[2] - d.box[0], d.box[3] - d.box[1]] for d in detections]
     scores = [d.conf for d in detections]
     labels = sorted({d.label for d in detections})
@@ -202,8 +216,11 @@ def merge(detections: list[Detection], iou: float = 0.5, contain: float = 0.8) -
     kept = sorted((detections[i] for i in np.array(keep, int).reshape(-1)), key=lambda d: -d.conf)
     out: list[Detection] = []
     for d in kept:
-        if not any(o.label == d.label and _inside(d.box, o.box) >= contain for o in out):
-            out.append(d)
+        if any(o.label == d.label and _inside(d.box, o.box) >= contain for o in out):
+            continue
+        if d.label == "chip" and sum(_inside(d.box, o.box) for o in out) >= CHIP_COVERED:
+            continue  # the gap between chips, covered by the chips around it
+        out.append(d)
     return out
 
 

@@ -32,6 +32,8 @@ class Track:
     """When it was last matched."""
     votes: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
     """Card identity -> summed classifier confidence over the face-up sightings."""
+    faces: int = 0
+    """Face-up sightings, named or not (the classifier may be too unsure to name one)."""
 
     @property
     def card(self) -> tuple[str | None, float]:
@@ -40,6 +42,13 @@ class Track:
             return None, 0.0
         best = max(self.votes, key=self.votes.__getitem__)
         return best, self.votes[best] / sum(self.votes.values())
+
+    @property
+    def card_conf(self) -> float:
+        """How sure the name is: the classifier's confidence in it, averaged over every
+        face-up sighting (one unsure reading, or readings split between names, score low)."""
+        name, _ = self.card
+        return self.votes[name] / self.faces if name is not None and self.faces else 0.0
 
 
 class Tracker:
@@ -89,8 +98,10 @@ class Tracker:
                 if track is None:
                     track = self.tracks[track_id] = Track(track_id, kind, sighting.box, ts_ns)
                 track.box, track.seen_ns = sighting.box, ts_ns
-                if sighting.kind == CARD and sighting.card:
-                    track.votes[sighting.card] += sighting.card_conf
+                if sighting.kind == CARD:
+                    track.faces += 1
+                    if sighting.card:
+                        track.votes[sighting.card] += sighting.card_conf
                 out.append((track, sighting))
             for t in (*byte.tracked_tracks, *byte.lost_tracks):
                 if (kind, t.external_track_id) in self._ids:

@@ -31,3 +31,18 @@ def test_nothing_above_the_threshold_gives_nothing() -> None:
     raw = np.zeros((6, 4), np.float32)
     raw[4] = 0.1
     assert decode(raw, {}, 0.25, 0.5, 1.0, (0, 0)) == []
+
+
+def test_chips_seen_twice_or_in_the_gap_between_chips_are_merged_away() -> None:
+    from vision.detector import Detection
+    from vision.recognise import merge
+
+    square = [  # four chips of 30 px side by side, with a 2 px gap
+        Detection("chip", 0.8, (x, y, x + 30, y + 30)) for x in (100, 132) for y in (200, 232)
+    ]
+    gap = Detection("chip", 0.3, (115, 215, 147, 247))  # the weak box over the middle
+    again = Detection("chip", 0.4, (109, 206, 139, 236))  # the first chip again (IoU 0.39)
+    card = Detection("card", 0.9, (110, 210, 150, 266))  # a card over them stays
+    kept = merge([*square, gap, again, card])
+    assert sorted(d.box for d in kept if d.label == "chip") == sorted(d.box for d in square)
+    assert card in kept
