@@ -95,7 +95,11 @@ def alerts(folder: Path) -> list[dict[str, object]]:
 
 def written(row: dict[str, object]) -> dict[str, object]:
     """An alert as the engine judged it (without when it was told)."""
-    return {k: v for k, v in row.items() if k not in ("input_ts_ns", "light_ns", "replayed")}
+    return {
+        k: v
+        for k, v in row.items()
+        if k not in ("input_ts_ns", "received_ns", "light_ns", "replayed")
+    }
 
 
 def judged(rows: list[dict[str, object]]) -> set[tuple[object, ...]]:
