@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 import threading
 import time
 from pathlib import Path
@@ -25,7 +26,7 @@ from devices.sim.devices import Light, Shoe, Tray
 from devices.sim.runner import PtyDevice
 from feltwatch.config import load
 from feltwatch.engine_main import paths
-from feltwatch.run_cli import EXIT_OK, read_jsonl, supervise
+from feltwatch.run_cli import EXIT_BAD_INPUT, EXIT_OK, read_jsonl, supervise
 from feltwatch.supervisor import Supervisor
 
 STARTUP_S = 4.0
@@ -194,6 +195,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from models.synth.video import FPS
 
     folder: Path = args.dir
+    if args.hands < 1 or not 0.25 <= args.speed <= 16:
+        print("--hands: at least 1; --speed: from 0.25 to 16", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if not args.keep:  # a new session: a new journal, recording and light log (``--keep``: resume)
         for old in ("journal", "recordings"):
             shutil.rmtree(folder / old, ignore_errors=True)
