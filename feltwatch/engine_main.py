@@ -89,8 +89,8 @@ class FanOut:
         look = LIGHT_FOR.get(proved.alert.severity)
         light_ns = None
         if look is not None and self.light is not None:
+            light_ns = time.monotonic_ns()  # when the command is given (it is written at once)
             self.light.set_light(*look)  # first: the dealer must see it now
-            light_ns = time.monotonic_ns()
         if self.clips is not None and not replayed:
             self.clips.add(proved)
         row = {
