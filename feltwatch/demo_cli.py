@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -28,6 +29,9 @@ from feltwatch.config import load
 from feltwatch.engine_main import paths
 from feltwatch.run_cli import EXIT_BAD_INPUT, EXIT_OK, read_jsonl, supervise
 from feltwatch.supervisor import Supervisor
+
+if TYPE_CHECKING:
+    from models.synth.session import DemoSession
 
 STARTUP_S = 4.0
 """Time the processes get to start before the first frame of the table."""
@@ -62,11 +66,7 @@ class TableSimulator:
     """The demo table's devices: shoe, tray and light on ptys; the shoe reads each card at the
     moment the dealer draws it on the session's timeline."""
 
-    def __init__(self, session: object, folder: Path, speed: float) -> None:
-        from models.synth.session import DemoSession
-        from models.synth.video import FPS, step_frames
-
-        assert isinstance(session, DemoSession)
+    def __init__(self, session: DemoSession, folder: Path, speed: float) -> None:
         self.session = session
         self.speed = speed
         self.shoe = Shoe(order=[])
@@ -84,14 +84,7 @@ class TableSimulator:
                 ("light", TimedLight(self.light, folder / "light.jsonl")),
             )
         }
-        self.plan: list[tuple[float, str, object]] = []
-        """(seconds on the timeline, what, argument): shoe loads and reads."""
-        for hand in session.hands:
-            starts, _ = step_frames(list(hand.steps))
-            order = [card for _, card in sorted(hand.draws.items())]
-            self.plan.append((hand.first_frame / FPS, "load", order))
-            for step, card in sorted(hand.draws.items()):
-                self.plan.append(((hand.first_frame + starts[step]) / FPS, "draw", card))
+        self.plan = session.shoe_plan()
         self._stop = threading.Event()
 
     def port(self, name: str) -> str:
@@ -116,7 +109,7 @@ class TableSimulator:
             if wait_s > 0 and self._stop.wait(wait_s):
                 return
             if what == "load":
-                order = list(argument)  # type: ignore[call-overload]
+                order = list(argument)
 
                 def load(now: int, order: list[str] = order) -> list[object]:
                     shoe.order = order
@@ -135,20 +128,19 @@ class TableSimulator:
                 printed += 1
 
 
-def prerender(session: object, folder: Path) -> Path:
+def prerender(session: DemoSession, folder: Path) -> Path:
     """The session rendered to a Motion-JPEG file, once per seed and hands."""
     import cv2
 
-    from models.synth.session import DemoSession
     from models.synth.video import FPS
+    from vision.recorder import FOURCC
 
-    assert isinstance(session, DemoSession)
     path = folder / f"session-{session.seed}-{len(session.hands)}.avi"
     if path.exists():
         return path
     print(f"[demo] rendering the session to {path} (once)", flush=True)
     part = path.with_suffix(".part.avi")
-    writer = cv2.VideoWriter(str(part), cv2.VideoWriter_fourcc(*"MJPG"), FPS, session.layout.frame)
+    writer = cv2.VideoWriter(str(part), FOURCC, FPS, session.layout.frame)
     for frame in session.frames_of():
         writer.write(frame.image)
     writer.release()

@@ -5,7 +5,7 @@ the simulation shares (the cameras render it, the simulated shoe reads its cards
     session = DemoSession(seed=7, hands=12)
     for hand in session.hands:           # hand.steps, hand.start, hand.draws, hand.injected
         ...
-    session.draw_times_s()               # (seconds from the start, card) of every shoe read
+    session.shoe_plan()                  # (seconds from the start, load/draw, cards)
 
 Hand 2 has an exposed hole card, hand 4 a boxed card, hand 6 a mucked winner, hand 8 a short
 payout (as many of them as there are hands); the others are clean. ``injected`` says which
@@ -137,13 +137,17 @@ class DemoSession:
     def expected(self) -> tuple[Expected, ...]:
         return tuple(h.injected for h in self.hands if h.injected is not None)
 
-    def draw_times_s(self) -> list[tuple[float, str]]:
-        """Every shoe read: seconds from the session's start, and the card."""
-        out = []
+    def shoe_plan(self) -> list[tuple[float, str, tuple[str, ...]]]:
+        """What the shoe does, in order, in seconds from the session's start: ``load`` (the
+        hand's cards, in the order they will be drawn) when each hand begins, ``draw`` (one
+        card) as the dealer draws it."""
+        out: list[tuple[float, str, tuple[str, ...]]] = []
         for hand in self.hands:
             starts, _ = step_frames(list(hand.steps))
-            for step, card in sorted(hand.draws.items()):
-                out.append(((hand.first_frame + starts[step]) / FPS, card))
+            drawn = sorted(hand.draws.items())
+            out.append((hand.first_frame / FPS, "load", tuple(card for _, card in drawn)))
+            for step, card in drawn:
+                out.append(((hand.first_frame + starts[step]) / FPS, "draw", (card,)))
         return out
 
     def video(self, hand: ScriptedHand, *, images: bool = True) -> HandVideo:
