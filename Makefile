@@ -37,7 +37,7 @@ $(VENV)/.installed-dev: $(BIN)/python pyproject.toml constraints.txt
 
 # The simulated table played by the real appliance (`feltwatch demo --help`: hands, seed, speed).
 demo: $(VENV)/.installed-run
-	$(BIN)/feltwatch demo
+	$(BIN)/feltwatch demo --stay
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -49,3 +50,21 @@ class Alert:
             "amounts": dict(self.amounts),
             "evidence": list(self.evidence),
         }
+
+
+def alert_id(table: str, alert: Mapping[str, object]) -> str:
+    """A stable id for an alert (``Alert.to_json()`` or a row of the alerts file): the same
+    alert raised again after a restart, or delivered twice, has the same id."""
+    cards = alert.get("cards") or ()
+    key = "|".join(
+        str(part)
+        for part in (
+            table,
+            alert["hand"],
+            alert["seq"],
+            alert["rule"],
+            alert.get("seat"),
+            ",".join(str(c) for c in cards),  # type: ignore[attr-defined]
+        )
+    )
+    return hashlib.sha256(key.encode()).hexdigest()[:20]

@@ -89,3 +89,13 @@ class DeviceHealth(DeviceInput):
     """Frames the device sent that are lost for good (a gap the resend could not fill)."""
     identity: Mapping[str, str] = field(default_factory=dict)
     """Device id and firmware version, once the device said hello."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AlertAcknowledged(DeviceInput):
+    """Someone acknowledged an alert on the dashboard (``device`` is ``dashboard``): the light
+    goes back to normal, as when the dealer presses its button."""
+
+    alert: str
+    """The alert's id on the dashboard."""
+    user: str

@@ -27,6 +27,7 @@ from engine.observations import Observation
 from feltwatch.config import CameraSection, Config, ConfigError, load
 from feltwatch.engine_main import paths
 from feltwatch.ipc import ObservationSender
+from feltwatch.live_view import LiveView
 from vision.recorder import Recorder
 
 if TYPE_CHECKING:
@@ -166,11 +167,17 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
         observer = Observer(camera.name, zones.zone_of, speed=config.demo.speed)
         passes = [0]
 
+        seen: list[object] = []
+
         def process(shot: Shot) -> list[Observation]:
             passes[0] += 1
             if passes[0] % 3:
                 return []
-            return observer.update(sightings(shot.truth), shot.ts_ns)
+            seen[:] = sightings(shot.truth)
+            return observer.update(seen, shot.ts_ns)  # type: ignore[arg-type]
+
+        def figures() -> tuple[list[object], dict[str, object]]:
+            return seen, {"passes": passes[0] // 3}
 
     else:
         from vision.chips import chip_set_from_config
@@ -185,6 +192,9 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
         def process(shot: Shot) -> list[Observation]:
             return worker.process(shot.image, shot.ts_ns)
 
+        def figures() -> tuple[list[object], dict[str, object]]:
+            return list(worker.sightings), worker.stats.as_json()
+
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     signal.signal(signal.SIGINT, lambda *_: stopped.set())
@@ -194,13 +204,35 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
     else:
         shots = live_frames(camera, stopped.is_set)
     recorder = recorder_for(config, camera)
+    view = LiveView(config.journal.dir, config.table.name, camera.name, zones)
     processed = 0
     started = time.monotonic()
     error = ""
+    shown = (started, 0, 0)
     for shot in shots:
         processed += 1
         for observation in process(shot):
             sender.send(observation)
+        if view.due():
+            seen, worker_figures = figures()
+            now = time.monotonic()
+            passes_done = int(worker_figures.get("passes", 0))
+            span_s = max(now - shown[0], 1e-9)
+            view.write(
+                shot.image,
+                seen,
+                {
+                    **worker_figures,
+                    "fps": round((processed - shown[1]) / span_s, 1),
+                    "detector_fps": round((passes_done - shown[2]) / span_s, 1),
+                    "frames_read": processed,
+                    "observations_waiting": sender.pending,
+                    "observations_lost": sender.dropped,
+                    "engine_connected": sender.connected,
+                    "recording_error": recorder.error if recorder is not None else "",
+                },
+            )
+            shown = (now, processed, passes_done)
         if recorder is not None:
             recorder.add(shot.image, shot.ts_ns)
             if recorder.error != error:

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.alerts import Alert
+from engine.alerts import Alert, alert_id
 from feltwatch.engine_core import Proved
 from vision.overlay import draw_caption, draw_zones
 from vision.recorder import FOURCC, covered_until, frames_between
@@ -115,6 +115,7 @@ class ClipMaker:
         key = hand_folder / f"{stem}-key.jpg"
         row: dict[str, object] = {
             "table": self.table,
+            "alert": alert_id(self.table, alert.to_json()),
             "hand": alert.hand,
             "seq": alert.seq,
             "rule": alert.rule,

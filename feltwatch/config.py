@@ -121,8 +121,16 @@ class RecordingSection(_Strict):
 
 
 class DashboardSection(_Strict):
+    enabled: bool = True
     host: str = "127.0.0.1"
+    """Serve on loopback behind a TLS proxy (``deploy/``), or on the surveillance network."""
     port: Annotated[int, Field(gt=0, lt=65536)] = 8000
+    store: Path = Path("/var/lib/feltwatch/dashboard.sqlite3")
+    secure_cookies: bool = True
+    """Session cookies only over HTTPS (browsers also send them to 127.0.0.1 and localhost)."""
+    demo_account: bool = False
+    """``feltwatch demo`` only: an admin account ``demo`` with the password ``demo``. Anywhere
+    else, create accounts with ``feltwatch users add``: there is no default password."""
 
 
 class DemoSection(_Strict):

@@ -169,6 +169,12 @@ def demo_config(folder: Path, table: TableSimulator, args: argparse.Namespace) -
         "devices": {name: {"port": table.port(name)} for name in ("shoe", "tray", "light")},
         "journal": {"dir": str(folder / "journal")},
         "recording": {"dir": str(folder / "recordings"), "budget_gb": 1},
+        "dashboard": {
+            "enabled": args.port > 0,
+            "port": args.port or 8000,
+            "store": str(folder / "dashboard.sqlite3"),
+            "demo_account": True,
+        },
         "demo": {
             "seed": args.seed,
             "hands": args.hands,
@@ -193,7 +199,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not args.keep:  # a new session: a new journal, recording and light log (``--keep``: resume)
         for old in ("journal", "recordings"):
             shutil.rmtree(folder / old, ignore_errors=True)
-        (folder / "light.jsonl").unlink(missing_ok=True)
+        for name in (
+            "light.jsonl",
+            "dashboard.sqlite3",
+            "dashboard.sqlite3-wal",
+            "dashboard.sqlite3-shm",
+        ):
+            (folder / name).unlink(missing_ok=True)
     folder.mkdir(parents=True, exist_ok=True)
     session = DemoSession(seed=args.seed, hands=args.hands)
     args.video = prerender(session, folder) if args.prerender else None
@@ -209,12 +221,25 @@ def cmd_demo(args: argparse.Namespace) -> int:
         + ", ".join(f"hand {e.hand} {e.family}" for e in session.expected),
         flush=True,
     )
+    if config.dashboard.enabled:
+        print(
+            f"[demo] dashboard: http://127.0.0.1:{config.dashboard.port} (name demo, password "
+            "demo: this account exists in the demo only)",
+            flush=True,
+        )
     end_ns = t0_ns + int(length_s * 1e9)
+    said = []
 
     def done(supervisor: Supervisor) -> bool:
         cameras = [c for c in supervisor.children if c.name.startswith("camera:")]
         finished = all(c.finished for c in cameras)
-        return finished or time.monotonic_ns() > end_ns + 60e9
+        over = finished or time.monotonic_ns() > end_ns + 60e9
+        if over and args.stay and config.dashboard.enabled:
+            if not said:
+                said.append(True)
+                print("[demo] the hands are over; the dashboard stays up: Ctrl-C ends", flush=True)
+            return False
+        return over
 
     try:
         supervise(
@@ -252,6 +277,12 @@ def add_demo_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
         "--prerender",
         action="store_true",
         help="render the session to a video first; the cameras play it (no drawing as they go)",
+    )
+    p.add_argument(
+        "--port", type=int, default=8000, help="the dashboard's port on 127.0.0.1 (0: none)"
+    )
+    p.add_argument(
+        "--stay", action="store_true", help="keep the dashboard up after the hands (Ctrl-C ends)"
     )
     p.add_argument("--dir", type=Path, default=Path("build/demo"), help="working folder")
     p.add_argument("--keep", action="store_true", help="keep the journal of the last run")

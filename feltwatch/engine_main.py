@@ -6,7 +6,10 @@ journal and the alert fan-out (console, the dealer light, the files the dashboar
 Files, in the journal directory, per table: ``<table>.jsonl`` (the journal), ``<table>.events
 .jsonl`` (the hand events, the table event log v1), ``<table>.alerts.jsonl`` (the alerts, one JSON
 object per line as ``feltwatch check --json`` prints them, with ``table``, ``input_ts_ns`` and
-``replayed``), ``engine.sock`` (where cameras connect).
+``replayed``), ``<table>.hands.jsonl`` (each closed hand: computed vs observed pots, awards and
+rake), ``<table>.light.jsonl`` (each light command and why: an alert, the dealer's button, an
+acknowledgement on the dashboard), ``engine.sock`` (where cameras and the dashboard connect).
+Wall-clock times (``wall``) are for people; the engine itself reads no clock.
 """
 
 from __future__ import annotations
@@ -18,15 +21,22 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TextIO
 
 from devices.host import HostSession
 from devices.link import DeviceLink
 from devices.messages import DeviceKind
-from engine.alerts import Severity
+from engine.alerts import Severity, alert_id
 from engine.codec import event_to_json
-from engine.events import Event
+from engine.events import Event, HandStart
 from engine.hand import HandReport
-from engine.inputs import DeviceHealth, DeviceInput, LightAcknowledged, LightState
+from engine.inputs import (
+    AlertAcknowledged,
+    DeviceHealth,
+    DeviceInput,
+    LightAcknowledged,
+    LightState,
+)
 from feltwatch.clips import ClipMaker
 from feltwatch.config import Config, ConfigError, load
 from feltwatch.engine_core import Proved
@@ -50,6 +60,9 @@ def paths(config: Config) -> dict[str, Path]:
         "journal": base / f"{name}.jsonl",
         "events": base / f"{name}.events.jsonl",
         "alerts": base / f"{name}.alerts.jsonl",
+        "hands": base / f"{name}.hands.jsonl",
+        "light": base / f"{name}.light.jsonl",
+        "health": base / f"{name}.health.jsonl",
         "socket": base / "engine.sock",
     }
 
@@ -79,36 +92,58 @@ class FanOut:
         self.service: EngineService | None = None
         self._events = files["events"].open("a", encoding="utf-8")
         self._alerts = files["alerts"].open("a", encoding="utf-8")
+        self._hands = files["hands"].open("a", encoding="utf-8")
+        self._light = files["light"].open("a", encoding="utf-8")
+        self._health = files["health"].open("a", encoding="utf-8")
         self._lock = threading.Lock()
+        self._started_wall: dict[str, float] = {}
+
+    def _row(self, file: TextIO, row: dict[str, object]) -> None:
+        with self._lock:
+            file.write(json.dumps(row) + "\n")
+            file.flush()
+
+    def set_light(self, look: tuple[str, str], cause: str, **why: object) -> int | None:
+        """Command the light; the time the command was given (None: no light)."""
+        if self.light is None:
+            return None
+        light_ns = time.monotonic_ns()  # when the command is given (it is written at once)
+        self.light.set_light(*look)
+        row = {"table": self.table, "wall": time.time(), "colour": look[0], "pattern": look[1]}
+        self._row(self._light, {**row, "cause": cause, **why})
+        return light_ns
 
     def event(self, event: Event) -> None:
         self._events.write(json.dumps(event_to_json(event), separators=(",", ":")) + "\n")
         self._events.flush()
+        if isinstance(event, HandStart):
+            self._started_wall[event.hand] = time.time()
 
     def alert(self, proved: Proved, *, replayed: bool) -> None:
         look = LIGHT_FOR.get(proved.alert.severity)
         light_ns = None
-        if look is not None and self.light is not None:
-            light_ns = time.monotonic_ns()  # when the command is given (it is written at once)
-            self.light.set_light(*look)  # first: the dealer must see it now
+        if look is not None:  # first: the dealer must see it now
+            light_ns = self.set_light(look, "alert", hand=proved.alert.hand, rule=proved.alert.rule)
         if self.clips is not None and not replayed:
             self.clips.add(proved)
+        alert = proved.alert.to_json()
         row = {
             "table": proved.table,
-            **proved.alert.to_json(),
+            "id": alert_id(proved.table, alert),
+            **alert,
             "input_ts_ns": proved.input_ts_ns,
             "received_ns": self.service.received_ns if self.service is not None else None,
             "light_ns": light_ns,
             "replayed": replayed,
+            "wall": time.time(),
         }
-        with self._lock:
-            self._alerts.write(json.dumps(row) + "\n")
-            self._alerts.flush()
+        self._row(self._alerts, row)
         again = " (again, after a restart)" if replayed else ""
         print(f"[{proved.table}] {alert_line(proved.alert)}{again}", flush=True)
 
     def hand(self, report: HandReport) -> None:
         count = len(report.alerts)
+        self._row(self._hands, hand_row(report, self._started_wall.pop(report.hand, None)))
         print(f"[{self.table}] hand {report.hand} closed: {count} alert(s)", flush=True)
 
     def error(self, message: str) -> None:
@@ -118,15 +153,58 @@ class FanOut:
         """Device conditions for the console (they are journalled like every input)."""
         if isinstance(item, DeviceHealth):
             print(f"[{self.table}] {item.device}: {item.status}: {item.message}", flush=True)
-        elif isinstance(item, LightAcknowledged) and self.light is not None:
-            self.light.set_light(*LIGHT_NORMAL)
+            row = {"table": self.table, "wall": time.time(), "source": item.device}
+            self._row(self._health, {**row, "status": str(item.status), "message": item.message})
+        elif isinstance(item, LightAcknowledged):
+            self.set_light(LIGHT_NORMAL, "light button")
             print(f"[{self.table}] light: acknowledged by the dealer", flush=True)
+        elif isinstance(item, AlertAcknowledged):
+            self.set_light(LIGHT_NORMAL, "dashboard", user=item.user, alert=item.alert)
+            print(
+                f"[{self.table}] light: alert {item.alert} acknowledged by {item.user}", flush=True
+            )
         elif isinstance(item, LightState) and item.offline:
             print(f"[{self.table}] light: shows monitor offline", flush=True)
 
     def close(self) -> None:
-        self._events.close()
-        self._alerts.close()
+        for file in (self._events, self._alerts, self._hands, self._light, self._health):
+            file.close()
+
+
+def hand_row(report: HandReport, started_wall: float | None) -> dict[str, object]:
+    """A closed hand for the review: what the engine computed beside what the table did."""
+    settlement = report.settlement
+    return {
+        "table": report.table,
+        "hand": report.hand,
+        "complete": report.complete,
+        "started_wall": started_wall,
+        "wall": time.time(),
+        "board": list(report.board),
+        "shown": {str(seat): list(cards) for seat, cards in report.shown.items()},
+        "starting_stacks": {str(k): v for k, v in report.starting_stacks.items()},
+        "computed": {
+            "pots": [
+                {"name": p.name, "amount": p.amount, "eligible": list(p.eligible)}
+                for p in settlement.pots
+            ],
+            "shares": {
+                pot: {str(k): v for k, v in shares.items()}
+                for pot, shares in settlement.shares.items()
+            },
+            "undecided": dict(settlement.undecided),
+            "returned": {str(k): v for k, v in settlement.returned.items()},
+            "rake": settlement.rake,
+            "awards": {str(k): v for k, v in settlement.awards.items()},
+        },
+        "observed": {
+            "awards": None
+            if report.observed_awards is None
+            else {str(k): v for k, v in report.observed_awards.items()},
+            "rake": report.observed_rake,
+        },
+        "alerts": len(report.alerts),
+    }
 
 
 def clip_maker(config: Config, config_path: Path) -> ClipMaker:
@@ -185,8 +263,7 @@ def run(config: Config, config_path: Path) -> int:
         links.append(link)
         if name == "light":
             outputs.light = link
-    if outputs.light is not None:
-        outputs.light.set_light(*LIGHT_NORMAL)
+    outputs.set_light(LIGHT_NORMAL, "start")
     service.start()  # the journal replayed before new inputs come in
     for link in links:
         link.start()
@@ -195,7 +272,13 @@ def run(config: Config, config_path: Path) -> int:
             f"[{config.table.name}] engine: replayed {service.restored_lines} journal lines",
             flush=True,
         )
-    server = ObservationServer(files["socket"], service.submit, outputs.error).start()
+
+    def from_socket(item: object) -> None:  # cameras' observations, the dashboard's inputs
+        service.submit(item)
+        if isinstance(item, DeviceInput):
+            outputs.device(item)
+
+    server = ObservationServer(files["socket"], from_socket, outputs.error).start()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())

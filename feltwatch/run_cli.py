@@ -26,12 +26,16 @@ EXIT_OK, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2
 
 
 def children(config_path: Path, config: Config, env: dict[str, str] | None = None) -> list[Child]:
-    """The engine first (it owns the journal and the devices), then one process per camera."""
+    """The engine first (it owns the journal and the devices), then one process per camera,
+    then the dashboard."""
     py = sys.executable
     out = [Child("engine", [py, "-m", "feltwatch.engine_main", "--config", str(config_path)])]
     for camera in config.cameras:
         argv = [py, "-m", "feltwatch.camera_main", "--config", str(config_path)]
         out.append(Child(f"camera:{camera.name}", [*argv, "--camera", camera.name], env or {}))
+    if config.dashboard.enabled:
+        argv = [py, "-m", "feltwatch.dashboard_main", "--config", str(config_path)]
+        out.append(Child("dashboard", argv, env or {}))
     return out
 
 
@@ -53,7 +57,8 @@ def supervise(
             health_log.parent.mkdir(parents=True, exist_ok=True)
             with health_log.open("a", encoding="utf-8") as file:
                 row = {"table": table, "ts_ns": time.monotonic_ns(), "wall": time.time()}
-                file.write(json.dumps({**row, "message": message}) + "\n")
+                row.update(source="processes", status="notice", message=message)
+                file.write(json.dumps(row) + "\n")
         except OSError as exc:
             print(f"[{table}] health: cannot write {health_log}: {exc.strerror}", flush=True)
 

@@ -51,3 +51,33 @@ def draw_caption(image: np.ndarray, lines: Sequence[str]) -> None:
             2,
             cv2.LINE_AA,
         )
+
+
+SIGHTING_BGR = {
+    "card": (0, 255, 0),
+    "card_back": (255, 128, 0),
+    "chip": (0, 215, 255),
+    "hand": (200, 200, 200),
+}
+
+
+def draw_sightings(image: np.ndarray, sightings: Sequence[object]) -> None:
+    """Boxes of what the detector sees (``vision.recognise.Sighting``), with their labels."""
+    for s in sightings:
+        kind = str(getattr(s, "kind", ""))
+        x1, y1, x2, y2 = (int(v) for v in getattr(s, "box", (0, 0, 0, 0)))
+        colour = SIGHTING_BGR.get(kind, (255, 255, 255))
+        cv2.rectangle(image, (x1, y1), (x2, y2), colour, 2, cv2.LINE_AA)
+        label = getattr(s, "card", None) or (
+            f"chip {getattr(s, 'denomination', '') or ''}".strip() if kind == "chip" else kind
+        )
+        cv2.putText(
+            image,
+            str(label),
+            (x1, max(12, y1 - 4)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.5,
+            colour,
+            1,
+            cv2.LINE_AA,
+        )

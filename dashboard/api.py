@@ -1,0 +1,391 @@
+"""The JSON API under ``/api`` (what the pages' scripts call, and other systems may): tables,
+alerts and their acknowledgement, hands and their review, exports, the live push, accounts
+and the audit log. Each route names the role it needs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from dataclasses import asdict
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse, StreamingResponse
+from pydantic import BaseModel, Field
+
+from dashboard.auth import Who, client_of, current, require
+from dashboard.exports import ExportError, HandRecord, bundle, csv_summary, event_log, phh
+from dashboard.handview import hand_view
+from dashboard.security import PasswordError, hash_password
+from dashboard.settings import Settings
+from dashboard.store import (
+    AlertRow,
+    HandQuery,
+    HandRow,
+    Role,
+    Store,
+    StoreError,
+    alert_json,
+)
+
+router = APIRouter(prefix="/api")
+Viewer = Annotated[Who, Depends(require(Role.VIEWER))]
+Supervisor = Annotated[Who, Depends(require(Role.SUPERVISOR))]
+Admin = Annotated[Who, Depends(require(Role.ADMIN))]
+FAMILIES = ("exposed_card", "boxed_card", "mucked_winner", "chip_miscount")
+
+
+def store_of(request: Request) -> Store:
+    return request.app.state.store  # type: ignore[no-any-return]
+
+
+def settings_of(request: Request) -> Settings:
+    return request.app.state.settings  # type: ignore[no-any-return]
+
+
+def audit(request: Request, who: Who, action: str, target: str, detail: str = "") -> None:
+    store_of(request).audit(who.name, action, target, detail, client_of(request), time.time())
+
+
+def hand_json(hand: HandRow) -> dict[str, Any]:
+    out = asdict(hand)
+    out["seats"] = {str(k): v for k, v in hand.seats.items()}
+    return out
+
+
+# --- tables ---
+
+
+@router.get("/me")
+def me(who: Viewer) -> dict[str, str]:
+    return {"name": who.name, "role": str(who.role), "csrf": who.csrf}
+
+
+@router.get("/tables")
+def tables(request: Request, who: Viewer) -> list[dict[str, Any]]:
+    return [asdict(t) for t in store_of(request).tables()]
+
+
+@router.get("/tables/{table}")
+def table_state(request: Request, table: str, who: Viewer) -> dict[str, Any]:
+    store = store_of(request)
+    row = store.table(table)
+    if row is None:
+        raise HTTPException(404, f"no table {table!r}")
+    hand = store.current_hand(table)
+    view = None
+    if hand is not None:
+        events = [e.body for e in store.events(table, hand.hand)]
+        view = hand_view(events, row.config)
+    files = settings_of(request).tables.get(table)
+    cameras = sorted(p.stem for p in files.cameras_dir.glob("*.jpg")) if files else []
+    return {
+        "table": asdict(row),
+        "hand": view,
+        "health": [asdict(h) for h in store.health(table)],
+        "cameras": cameras,
+        "alerts": [alert_json(a) for a in store.alerts(table=table, limit=50)],
+    }
+
+
+@router.get("/tables/{table}/cameras/{camera}.jpg")
+def camera_frame(request: Request, table: str, camera: str, who: Viewer) -> FileResponse:
+    files = settings_of(request).tables.get(table)
+    if files is None or not camera.replace("-", "").replace("_", "").isalnum():
+        raise HTTPException(404, "no such camera")
+    path = files.cameras_dir / f"{camera}.jpg"
+    if not path.is_file():
+        raise HTTPException(404, f"camera {camera} has sent no frame")
+    return FileResponse(path, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+# --- alerts ---
+
+
+@router.get("/alerts")
+def alerts(
+    request: Request,
+    who: Viewer,
+    table: str | None = None,
+    status: str | None = Query(None, pattern="^(open|acknowledged|resolved)$"),
+    limit: int = Query(200, ge=1, le=2000),
+) -> list[dict[str, Any]]:
+    return [
+        alert_json(a) for a in store_of(request).alerts(table=table, status=status, limit=limit)
+    ]
+
+
+def _alert_or_404(request: Request, alert_id: str) -> AlertRow:
+    alert = store_of(request).alert(alert_id)
+    if alert is None:
+        raise HTTPException(404, f"no alert {alert_id}")
+    return alert
+
+
+@router.get("/alerts/{alert_id}")
+def alert(request: Request, alert_id: str, who: Viewer) -> dict[str, Any]:
+    found = _alert_or_404(request, alert_id)
+    clips = [asdict(c) for c in store_of(request).clips(alert_id)]
+    return {**alert_json(found), "body": dict(found.body), "clips": clips}
+
+
+@router.post("/alerts/{alert_id}/ack")
+def acknowledge(request: Request, alert_id: str, who: Supervisor) -> dict[str, Any]:
+    _alert_or_404(request, alert_id)
+    row = store_of(request).acknowledge(alert_id, who.name, time.time())
+    light = settings_of(request).acknowledge(row.table, alert_id, who.name)
+    audit(request, who, "acknowledge", f"alert {alert_id}", f"table {row.table} hand {row.hand}")
+    return {**alert_json(row), "light": light}
+
+
+class Resolution(BaseModel):
+    note: str = Field(min_length=1, max_length=4000)
+
+
+@router.post("/alerts/{alert_id}/resolve")
+def resolve(request: Request, alert_id: str, body: Resolution, who: Supervisor) -> dict[str, Any]:
+    _alert_or_404(request, alert_id)
+    try:
+        row = store_of(request).resolve(alert_id, who.name, body.note, time.time())
+    except StoreError as exc:
+        raise HTTPException(409, str(exc)) from None
+    audit(request, who, "resolve", f"alert {alert_id}", body.note)
+    return alert_json(row)
+
+
+# --- hands ---
+
+
+def _when(value: str | None, name: str) -> float | None:
+    if not value:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    try:
+        return datetime.fromisoformat(value).timestamp()
+    except ValueError:
+        raise HTTPException(422, f"{name}: not a time (ISO 8601 or seconds): {value!r}") from None
+
+
+def hand_query(
+    table: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    family: str | None = Query(None, max_length=80),
+    seat: int | None = Query(None, ge=1, le=10),
+    has_alert: bool | None = None,
+    limit: int = Query(200, ge=1, le=5000),
+) -> HandQuery:
+    return HandQuery(
+        table=table or None,
+        since=_when(since, "since"),
+        until=_when(until, "until"),
+        family=family or None,
+        seat=seat,
+        has_alert=has_alert,
+        limit=limit,
+    )
+
+
+Search = Annotated[HandQuery, Depends(hand_query)]
+
+
+@router.get("/hands")
+def hands(request: Request, who: Viewer, query: Search) -> list[dict[str, Any]]:
+    return [hand_json(h) for h in store_of(request).hands(query)]
+
+
+def record(store: Store, table: str, hand: str) -> HandRecord:
+    row = store.hand(table, hand)
+    if row is None:
+        raise HTTPException(404, f"no hand {hand} at table {table!r}")
+    events = store.events(table, hand)
+    alerts = store.hand_alerts(table, hand)
+    return HandRecord(
+        hand=row,
+        table_config=store.table_config_before(table, events[0].seq) if events else None,
+        events=[e.body for e in events],
+        alerts=alerts,
+        clips=[c for a in alerts for c in store.clips(a.id)],
+    )
+
+
+@router.get("/hands/{table}/{hand}")
+def hand(request: Request, table: str, hand: str, who: Viewer) -> dict[str, Any]:
+    found = record(store_of(request), table, hand)
+    return {
+        "hand": hand_json(found.hand),
+        "table_config": found.table_config,
+        "events": list(found.events),
+        "view": hand_view(found.events, found.table_config),
+        "alerts": [{**alert_json(a), "body": dict(a.body)} for a in found.alerts],
+        "clips": [asdict(c) for c in found.clips],
+    }
+
+
+@router.get("/hands/{table}/{hand}/media/{alert_id}/{camera}/{kind}")
+def media(
+    request: Request, table: str, hand: str, alert_id: str, camera: str, kind: str, who: Viewer
+) -> FileResponse:
+    """A clip (``clip``, Motion-JPEG AVI) or key frame (``keyframe``, JPEG) of an alert."""
+    if kind not in ("clip", "keyframe"):
+        raise HTTPException(404, "kind is clip or keyframe")
+    clip = next((c for c in store_of(request).clips(alert_id) if c.camera == camera), None)
+    alert_row = store_of(request).alert(alert_id)
+    if clip is None or alert_row is None or (alert_row.table, alert_row.hand) != (table, hand):
+        raise HTTPException(404, "no such clip")
+    relative = clip.clip_path if kind == "clip" else clip.keyframe_path
+    path = _media_path(request, table, relative)
+    media_type = "video/x-msvideo" if kind == "clip" else "image/jpeg"
+    return FileResponse(path, media_type=media_type, filename=path.name)
+
+
+def _media_path(request: Request, table: str, relative: str) -> Path:
+    files = settings_of(request).tables.get(table)
+    if files is None or files.media_root is None or not relative:
+        raise HTTPException(404, "no recording for this table")
+    root = files.media_root.resolve()
+    path = (root / relative).resolve()
+    if not path.is_relative_to(root) or not path.is_file():
+        raise HTTPException(404, f"{relative}: not on disk (deleted by the recording budget?)")
+    return path
+
+
+# --- exports ---
+
+FORMATS = {
+    "phh": "text/plain; charset=utf-8",
+    "jsonl": "application/x-ndjson",
+    "csv": "text/csv; charset=utf-8",
+    "zip": "application/zip",
+}
+
+
+def _export(request: Request, who: Who, records: list[HandRecord], stem: str, fmt: str) -> Response:
+    if fmt not in FORMATS:
+        raise HTTPException(404, f"formats: {', '.join(FORMATS)}")
+    try:
+        if fmt == "phh":
+            data: bytes = phh(records).encode()
+            fmt = "phh" if len(records) == 1 else "phhs"
+        elif fmt == "jsonl":
+            data = event_log(records).encode()
+        elif fmt == "csv":
+            data = csv_summary(records).encode()
+        else:
+            roots = {t: f.media_root for t, f in settings_of(request).tables.items()}
+            by_table: dict[Path | None, list[HandRecord]] = {}
+            for r in records:
+                by_table.setdefault(roots.get(r.hand.table), []).append(r)
+            about = {"exported_by": who.name, "exported_at": time.time()}
+            root = next(iter(by_table)) if len(by_table) == 1 else None
+            data = bundle(records, root, about)
+    except ExportError as exc:
+        raise HTTPException(422, str(exc)) from None
+    audit(request, who, f"export {fmt}", stem, f"{len(records)} hand(s)")
+    disposition = f'attachment; filename="{stem}.{fmt}"'
+    return Response(
+        data,
+        media_type=FORMATS.get(fmt, FORMATS["phh"]),
+        headers={"Content-Disposition": disposition},
+    )
+
+
+@router.get("/export/hands/{table}/{hand}.{fmt}")
+def export_hand(request: Request, table: str, hand: str, fmt: str, who: Supervisor) -> Response:
+    found = record(store_of(request), table, hand)
+    return _export(request, who, [found], found.name, fmt)
+
+
+@router.get("/export/search.{fmt}")
+def export_search(request: Request, fmt: str, who: Supervisor, query: Search) -> Response:
+    store = store_of(request)
+    rows = store.hands(query)
+    records = [record(store, h.table, h.hand) for h in reversed(rows)]
+    return _export(request, who, records, "hands", fmt)
+
+
+# --- the live push (server-sent events) ---
+
+POLL_S = 0.1
+HEARTBEAT_S = 15.0
+
+
+@router.get("/stream")
+async def stream(request: Request, who: Viewer, after: int | None = None) -> StreamingResponse:
+    """Every change from ``after`` (or the ``Last-Event-ID`` a reconnecting browser sends, or
+    now) on: ``event: alert`` / ``alert_status`` / ``event`` / ``hand`` / ``health`` /
+    ``light``, ``data:`` the JSON, ``id:`` the change's number."""
+    store = store_of(request)
+    last = request.headers.get("last-event-id")
+    start = after if after is not None else int(last) if last and last.isdigit() else None
+    if start is None:
+        start = await run_in_threadpool(store.last_change_id)
+
+    async def events() -> AsyncIterator[str]:
+        position = start
+        quiet_s = 0.0
+        yield "retry: 1000\n\n"
+        while not await request.is_disconnected():
+            changes = await run_in_threadpool(store.changes, position)
+            for change in changes:
+                position = change.id
+                body = {"table": change.table, "at": change.at, **change.body}
+                yield f"id: {change.id}\nevent: {change.kind}\ndata: {json.dumps(body)}\n\n"
+            if changes:
+                quiet_s = 0.0
+                continue
+            await asyncio.sleep(POLL_S)
+            quiet_s += POLL_S
+            if quiet_s >= HEARTBEAT_S:
+                quiet_s = 0.0
+                if await run_in_threadpool(current, request) is None:
+                    return  # logged out or expired: the browser goes to the login page
+                yield ": still here\n\n"
+
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+
+
+# --- accounts and the audit log ---
+
+
+@router.get("/users")
+def users(request: Request, who: Admin) -> list[dict[str, Any]]:
+    return [
+        {"name": u.name, "role": str(u.role), "disabled": u.disabled}
+        for u in store_of(request).users()
+    ]
+
+
+class NewUser(BaseModel):
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$")
+    password: str = Field(max_length=1024)
+    role: Role
+
+
+@router.post("/users", status_code=201)
+def add_user(request: Request, body: NewUser, who: Admin) -> dict[str, str]:
+    try:
+        digest = hash_password(body.password, demo=settings_of(request).demo)
+        store_of(request).add_user(body.name, digest, body.role, time.time())
+    except PasswordError as exc:
+        raise HTTPException(422, str(exc)) from None
+    except StoreError as exc:
+        raise HTTPException(409, str(exc)) from None
+    audit(request, who, "add user", body.name, str(body.role))
+    return {"name": body.name, "role": str(body.role)}
+
+
+@router.get("/audit")
+def audit_log(
+    request: Request, who: Admin, limit: int = Query(500, ge=1, le=10_000)
+) -> list[dict[str, Any]]:
+    return [asdict(a) for a in store_of(request).audit_log(limit)]

@@ -1,0 +1,237 @@
+// Feltwatch dashboard: live updates (server-sent events), acknowledging and resolving alerts,
+// the live table view. No framework; the pages work without it except for live parts.
+"use strict";
+
+const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
+const role = document.querySelector('meta[name="role"]')?.content || "";
+const canAct = role === "supervisor" || role === "admin";
+
+async function api(method, url, body) {
+  const headers = { "X-CSRF-Token": csrf };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(url, {
+    method, headers, credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status === 401) { location.href = "/login?next=" + encodeURIComponent(location.pathname); }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(data.detail || res.statusText);
+  return data;
+}
+
+function text(tag, value, cls) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  el.textContent = value === null || value === undefined ? "" : String(value);
+  return el;
+}
+
+function showTimes(root) {
+  for (const el of (root || document).querySelectorAll("[data-ts]")) {
+    const ts = parseFloat(el.dataset.ts);
+    el.textContent = Number.isFinite(ts) ? new Date(ts * 1000).toLocaleString() : "";
+  }
+}
+
+// --- alerts -------------------------------------------------------------------------------
+
+function statusText(a) {
+  let s = a.status;
+  if (a.acknowledged_by) s += " by " + a.acknowledged_by;
+  if (a.note) s += ": " + a.note;
+  return s;
+}
+
+function actions(cell, a) {
+  cell.replaceChildren();
+  if (!canAct) return;
+  if (a.status === "open") cell.append(text("button", "Acknowledge", "ack"));
+  if (a.status !== "resolved") {
+    const note = document.createElement("input");
+    note.className = "note"; note.placeholder = "note"; note.maxLength = 4000;
+    cell.append(note, text("button", "Resolve", "resolve"));
+  }
+}
+
+function alertRow(a) {
+  const tr = document.createElement("tr");
+  tr.className = `alert sev-${a.severity} st-${a.status} new`;
+  tr.dataset.alert = a.id;
+  tr.dataset.status = a.status;
+  const time = text("td", "", "time"); time.dataset.ts = a.raised_at;
+  const tableCell = document.createElement("td");
+  const tlink = text("a", a.table); tlink.href = `/tables/${encodeURIComponent(a.table)}`;
+  tableCell.append(tlink);
+  const handCell = document.createElement("td");
+  const hlink = text("a", a.hand, "hand-link");
+  hlink.href = `/hands/${encodeURIComponent(a.table)}/${encodeURIComponent(a.hand)}`;
+  handCell.append(hlink);
+  const doCell = text("td", "", "do");
+  tr.append(time, text("td", a.severity, "severity"), text("td", a.family, "family"), tableCell,
+    handCell, text("td", a.seat), text("td", a.rule, "rule"), text("td", a.message, "message"),
+    text("td", statusText(a), "status"), doCell);
+  actions(doCell, a);
+  showTimes(tr);
+  return tr;
+}
+
+function updateRow(tr, a) {
+  tr.className = `alert sev-${a.severity} st-${a.status}`;
+  tr.dataset.status = a.status;
+  tr.querySelector(".status").textContent = statusText(a);
+  actions(tr.querySelector(".do"), a);
+}
+
+function alertLists(table) {
+  return [...document.querySelectorAll("[data-alerts]")].filter(
+    (el) => !el.dataset.table || el.dataset.table === table);
+}
+
+function onAlert(a) {
+  for (const list of alertLists(a.table)) {
+    if (list.querySelector(`[data-alert="${a.id}"]`)) continue;
+    list.tBodies[0].prepend(alertRow(a));
+  }
+  const card = document.querySelector(`[data-table-card="${CSS.escape(a.table)}"] [data-open]`);
+  if (card) {
+    card.dataset.open = String(parseInt(card.dataset.open || "0", 10) + 1);
+    card.textContent = `${card.dataset.open} open alert(s)`;
+  }
+}
+
+function onAlertStatus(a) {
+  for (const tr of document.querySelectorAll(`[data-alert="${a.id}"]`)) updateRow(tr, a);
+}
+
+document.addEventListener("click", async (ev) => {
+  const button = ev.target.closest("button.ack, button.resolve");
+  if (!button) return;
+  const tr = button.closest("[data-alert]");
+  const id = tr.dataset.alert;
+  button.disabled = true;
+  try {
+    let a;
+    if (button.classList.contains("ack")) {
+      a = await api("POST", `/api/alerts/${id}/ack`);
+    } else {
+      const note = tr.querySelector("input.note").value.trim();
+      if (!note) { tr.querySelector("input.note").focus(); button.disabled = false; return; }
+      a = await api("POST", `/api/alerts/${id}/resolve`, { note });
+    }
+    onAlertStatus(a);
+  } catch (err) {
+    button.disabled = false;
+    tr.querySelector(".status").textContent = "error: " + err.message;
+  }
+});
+
+// --- the live table ----------------------------------------------------------------------
+
+const liveTable = document.querySelector("[data-live-table]");
+let refreshing = null;
+
+function renderTable(state) {
+  const root = liveTable;
+  const hand = state.hand;
+  root.querySelector("[data-light]").textContent = state.table.light || "light: unknown";
+  root.querySelector("[data-hand]").textContent = hand ? `${hand.hand}${hand.ended ? " (ended)" : ""}` : "none yet";
+  root.querySelector("[data-hand-line]").textContent = hand
+    ? `button seat ${hand.button} · ${hand.street}` + (hand.blinds ? ` · blinds ${hand.blinds.sb}/${hand.blinds.bb}` : "")
+    : "";
+  root.querySelector("[data-board]").textContent = hand ? hand.board.join(" ") : "";
+  root.querySelector("[data-pot]").textContent = hand ? hand.pot : "";
+  const seats = root.querySelector("[data-seats]");
+  seats.replaceChildren(...(hand ? hand.seats : []).map((s) => {
+    const tr = document.createElement("tr");
+    if (s.folded) tr.className = "folded";
+    tr.append(text("td", s.seat + (s.seat === hand.button ? " (D)" : "")), text("td", s.stack),
+      text("td", s.bet || ""), text("td", s.cards.join(" "), "cards"),
+      text("td", s.shown ? "shown" : s.folded ? "folded" : ""));
+    return tr;
+  }));
+  const health = root.querySelector("[data-health]");
+  health.replaceChildren(...state.health.map((h) => {
+    const tr = document.createElement("tr");
+    tr.className = "health-" + h.status;
+    const extra = Object.entries(h.detail || {}).filter(([k]) => !["camera"].includes(k))
+      .map(([k, v]) => `${k} ${v}`).join(" · ");
+    tr.append(text("td", h.source), text("td", h.status), text("td", [h.message, extra].filter(Boolean).join(" — ")));
+    return tr;
+  }));
+  const cams = root.querySelector("[data-cameras]");
+  for (const name of state.cameras) {
+    let img = cams.querySelector(`img[data-camera="${CSS.escape(name)}"]`);
+    if (!img) {
+      img = document.createElement("img");
+      img.dataset.camera = name; img.alt = `camera ${name}`; img.className = "camera";
+      cams.append(img);
+    }
+  }
+  const list = root.querySelector("[data-fill]");
+  if (list && !list.dataset.filled) {
+    list.dataset.filled = "1";
+    list.tBodies[0].replaceChildren(...state.alerts.map(alertRow));
+    for (const tr of list.querySelectorAll("tr.new")) tr.classList.remove("new");
+  }
+}
+
+async function refreshTable() {
+  refreshing = null;
+  try {
+    renderTable(await api("GET", `/api/tables/${encodeURIComponent(liveTable.dataset.liveTable)}`));
+  } catch (err) { /* the next change tries again */ }
+}
+
+function scheduleTable() {
+  if (liveTable && !refreshing) refreshing = setTimeout(refreshTable, 200);
+}
+
+if (liveTable) {
+  refreshTable();
+  setInterval(() => {
+    for (const img of liveTable.querySelectorAll("img[data-camera]")) {
+      img.src = `/api/tables/${encodeURIComponent(liveTable.dataset.liveTable)}/cameras/${encodeURIComponent(img.dataset.camera)}.jpg?t=${Date.now()}`;
+    }
+  }, 1000);
+}
+
+// --- the live push -----------------------------------------------------------------------
+
+function connect() {
+  if (!csrf) return;  // not logged in
+  const live = document.getElementById("live");
+  const source = new EventSource("/api/stream");
+  source.onopen = () => live && live.classList.add("on");
+  source.onerror = () => live && live.classList.remove("on");
+  source.addEventListener("alert", (ev) => onAlert(JSON.parse(ev.data)));
+  source.addEventListener("alert_status", (ev) => onAlertStatus(JSON.parse(ev.data)));
+  for (const kind of ["event", "hand", "health", "light"]) {
+    source.addEventListener(kind, (ev) => {
+      const change = JSON.parse(ev.data);
+      if (kind === "light") {
+        const card = document.querySelector(`[data-table-card="${CSS.escape(change.table)}"] [data-light]`);
+        if (card) card.textContent = change.light;
+      }
+      if (liveTable && change.table === liveTable.dataset.liveTable) scheduleTable();
+    });
+  }
+}
+
+// --- admin -------------------------------------------------------------------------------
+
+const addUser = document.querySelector("[data-add-user]");
+if (addUser) {
+  addUser.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const form = new FormData(addUser);
+    const out = addUser.querySelector("[data-result]");
+    try {
+      const made = await api("POST", "/api/users", Object.fromEntries(form));
+      out.textContent = `added ${made.name} (${made.role})`;
+      addUser.reset();
+    } catch (err) { out.textContent = "refused: " + err.message; }
+  });
+}
+
+showTimes();
+connect();

@@ -1,0 +1,105 @@
+"""The dashboard process of ``feltwatch run``: the store, the feed that follows the engine's and
+cameras' files into it, and the web app (uvicorn, niced below the engine and cameras).
+
+    python -m feltwatch.dashboard_main --config table.yaml
+
+An acknowledgement on the dashboard goes to the engine over its socket (``engine.sock``), as an
+``AlertAcknowledged`` input: journalled, and the light goes back to normal. While the engine is
+down it waits in the sender's outbox and goes when the engine is back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import time
+from pathlib import Path
+
+import uvicorn
+
+from dashboard.app import create_app
+from dashboard.feed import Feed, TableFiles
+from dashboard.security import hash_password
+from dashboard.settings import Settings
+from dashboard.store import Role
+from dashboard.store.sqlite import SqliteStore
+from engine.inputs import AlertAcknowledged
+from feltwatch.config import Config, ConfigError, load
+from feltwatch.engine_main import paths
+from feltwatch.ipc import ObservationSender
+
+NICE = 5
+"""Below the engine and the cameras: a busy page must never delay an alert."""
+
+
+def table_files(config: Config) -> TableFiles:
+    media = config.recording.dir if config.recording.enabled else None
+    return TableFiles(table=config.table.name, journal_dir=config.journal.dir, media_root=media)
+
+
+class LightLink:
+    """Acknowledgements to the engine of this table."""
+
+    def __init__(self, socket: Path) -> None:
+        self.sender = ObservationSender(socket).start()
+
+    def __call__(self, table: str, alert_id: str, user: str) -> str:
+        ack = AlertAcknowledged(
+            ts_ns=time.monotonic_ns(), device="dashboard", alert=alert_id, user=user
+        )
+        self.sender.send(ack)
+        if self.sender.connected:
+            return "sent to the table: its light goes back to normal"
+        return "the table's engine is not reachable: the light is told when it is back"
+
+
+def open_store(config: Config) -> SqliteStore:
+    store = SqliteStore(config.dashboard.store)
+    if config.dashboard.demo_account and store.user("demo") is None:
+        store.add_user("demo", hash_password("demo", demo=True), Role.ADMIN, time.time())
+    return store
+
+
+def run(config: Config) -> int:
+    with contextlib.suppress(OSError):
+        os.nice(NICE)
+    store = open_store(config)
+    files = table_files(config)
+    feed = Feed(store, [files]).start()
+    light = LightLink(paths(config)["socket"])
+    settings = Settings(
+        tables={files.table: files},
+        acknowledge=light,
+        secure_cookies=config.dashboard.secure_cookies,
+        demo=config.dashboard.demo_account,
+    )
+    app = create_app(store, settings)
+    section = config.dashboard
+    print(f"[{config.table.name}] dashboard: http://{section.host}:{section.port}", flush=True)
+    try:
+        uvicorn.run(
+            app, host=section.host, port=section.port, log_level="warning", access_log=False
+        )
+    finally:
+        feed.stop()
+        light.sender.stop(drain_s=2.0)
+        store.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="feltwatch-dashboard")
+    parser.add_argument("--config", type=Path, required=True)
+    args = parser.parse_args(argv)
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    return run(config)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

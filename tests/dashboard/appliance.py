@@ -1,0 +1,117 @@
+"""A table's appliance output for the dashboard's tests, made by the real engine from real
+hands (../shared/data/phh): each hand completed as a table plays it (rake, mucks, pushes), some
+with an irregularity injected (``engine.mutate``); the files written with the engine process's
+own row functions, as ``feltwatch run`` writes them."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine import mutate, phh
+from engine.alerts import Alert, alert_id
+from engine.codec import event_to_json
+from engine.events import Event, TableConfig
+from engine.session import TableSession
+from feltwatch.engine_main import hand_row
+from feltwatch.live_view import LiveView
+from tests.eventlog import SHARED
+
+REAL = sorted(phh.iter_phh_files([SHARED / "data" / "phh"]))
+T0 = 1_790_000_000.0
+"""Wall-clock seconds of the first hand (2026-09-21)."""
+HAND_S = 120.0
+
+
+@dataclass
+class Table:
+    name: str
+    journal_dir: Path
+    media_root: Path
+    alerts: list[tuple[str, Alert]]
+    """(hand's wall start, alert) in order."""
+    expected: list[mutate.Expected]
+    hands: list[str]
+    events: list[Event]
+
+    def file(self, kind: str) -> Path:
+        return self.journal_dir / f"{self.name}.{kind}.jsonl"
+
+
+def hand_events(path: Path, name: str, hand: str) -> list[Event]:
+    events = mutate.rename_hand(phh.to_events(phh.load(path), path=str(path)).events, hand)
+    return [replace(e, table=name) if isinstance(e, TableConfig) else e for e in events]
+
+
+def write_table(
+    folder: Path, name: str = "t1", *, hands: int = 6, seed: int = 5, first: int = 0
+) -> Table:
+    """``hands`` real hands at table ``name``; every second one with an irregularity."""
+    rng = random.Random(seed)
+    journal, media = folder / "journal", folder / "recordings"
+    journal.mkdir(parents=True, exist_ok=True)
+    events: list[Event] = []
+    expected: list[mutate.Expected] = []
+    for i in range(hands):
+        raw = hand_events(REAL[first + i], name, str(i + 1))
+        done = mutate.mutate(raw, rng) if i % 2 else None
+        if done is not None:
+            hand, wanted = done
+            expected.append(wanted)
+        else:
+            hand = mutate.complete(raw)
+        events += mutate.renumber_from(hand, len(events) + 1)
+    session = TableSession()
+    table = Table(name, journal, media, [], expected, [], events)
+    with (
+        table.file("events").open("w") as ev,
+        table.file("alerts").open("w") as al,
+        table.file("hands").open("w") as ha,
+    ):
+        for event in events:
+            ev.write(json.dumps(event_to_json(event), separators=(",", ":")) + "\n")
+            report = session.feed(event)
+            if report is None:
+                continue
+            number = len(table.hands)
+            start = T0 + HAND_S * number
+            table.hands.append(report.hand)
+            for alert in report.alerts:
+                row = {"table": name, "id": alert_id(name, alert.to_json()), **alert.to_json()}
+                al.write(json.dumps({**row, "wall": start + 60, "replayed": False}) + "\n")
+                table.alerts.append((report.hand, alert))
+            summary = hand_row(report, start)
+            summary["wall"] = start + 90
+            ha.write(json.dumps(summary) + "\n")
+    frame = np.full((540, 960, 3), (30, 90, 30), np.uint8)  # the felt, as a camera sends it
+    LiveView(journal, name, "overhead", None).write(frame, [], {"fps": 30.0, "detector_fps": 10.0})
+    return table
+
+
+def add_clip(table: Table, alert: Alert, camera: str = "overhead") -> tuple[Path, Path]:
+    """A real Motion-JPEG clip and key frame for ``alert``, listed as the clip maker lists them."""
+    folder = table.media_root / "clips" / table.name / f"hand-{alert.hand}"
+    folder.mkdir(parents=True, exist_ok=True)
+    clip, key = folder / f"{alert.seq}-{alert.rule}-{camera}.avi", folder / "key.jpg"
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"MJPG"), 5, (64, 48))
+    for i in range(5):
+        writer.write(np.full((48, 64, 3), 40 * i, np.uint8))
+    writer.release()
+    cv2.imwrite(str(key), np.full((48, 64, 3), 128, np.uint8))
+    row = {
+        "table": table.name,
+        "alert": alert_id(table.name, alert.to_json()),
+        "hand": alert.hand,
+        "camera": camera,
+        "clip": str(clip.relative_to(table.media_root)),
+        "key_frame": str(key.relative_to(table.media_root)),
+        "frames": 5,
+    }
+    with (table.media_root / "clips" / table.name / "clips.jsonl").open("a") as manifest:
+        manifest.write(json.dumps(row) + "\n")
+    return clip, key
