@@ -84,6 +84,7 @@ def run(config: Config) -> int:
         )
     finally:
         feed.stop()
+        feed.poll()  # what the engine wrote as it stopped (the dashboard stops last)
         light.sender.stop(drain_s=2.0)
         store.close()
     return 0

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.alerts import Alert
+from engine.alerts import Alert, alert_id
 from engine.codec import event_to_json
 from engine.events import Event
 from engine.hand import HandReport
@@ -26,16 +26,17 @@ EXIT_OK, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2
 
 
 def children(config_path: Path, config: Config, env: dict[str, str] | None = None) -> list[Child]:
-    """The engine first (it owns the journal and the devices), then one process per camera,
-    then the dashboard."""
+    """The dashboard (it only reads what the others write, and stops last, once it has read
+    all of it), the engine (it owns the journal and the devices), one process per camera."""
     py = sys.executable
-    out = [Child("engine", [py, "-m", "feltwatch.engine_main", "--config", str(config_path)])]
-    for camera in config.cameras:
-        argv = [py, "-m", "feltwatch.camera_main", "--config", str(config_path)]
-        out.append(Child(f"camera:{camera.name}", [*argv, "--camera", camera.name], env or {}))
+    out = []
     if config.dashboard.enabled:
         argv = [py, "-m", "feltwatch.dashboard_main", "--config", str(config_path)]
         out.append(Child("dashboard", argv, env or {}))
+    out.append(Child("engine", [py, "-m", "feltwatch.engine_main", "--config", str(config_path)]))
+    for camera in config.cameras:
+        argv = [py, "-m", "feltwatch.camera_main", "--config", str(config_path)]
+        out.append(Child(f"camera:{camera.name}", [*argv, "--camera", camera.name], env or {}))
     return out
 
 
@@ -134,7 +135,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for proved in out.alerts:
         alert: Alert = proved.alert
         print(
-            json.dumps({"table": proved.table, **alert.to_json()})
+            json.dumps(
+                {
+                    "table": proved.table,
+                    "id": alert_id(proved.table, alert.to_json()),
+                    **alert.to_json(),
+                }
+            )
             if args.json
             else alert_line(alert)
         )

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -44,6 +46,8 @@ def run_demo(folder: Path, hands: int, *, kill_engine_in_hand: str | None = None
         "4",
         "--vision",
         "truth",
+        "--port",
+        str(free_port()),
     ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     log = folder / "console.log"
@@ -75,6 +79,12 @@ def run_demo(folder: Path, hands: int, *, kill_engine_in_hand: str | None = None
     return log.read_text()
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 def engine_pid(folder: Path) -> int:
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -98,7 +108,7 @@ def written(row: dict[str, object]) -> dict[str, object]:
     return {
         k: v
         for k, v in row.items()
-        if k not in ("input_ts_ns", "received_ns", "light_ns", "replayed")
+        if k not in ("input_ts_ns", "received_ns", "light_ns", "replayed", "wall")
     }
 
 
@@ -200,3 +210,18 @@ def test_the_engine_killed_mid_hand_restarts_and_the_hands_end_as_without_the_cr
     assert events.read_bytes() == (folder / "journal" / "demo.events.jsonl").read_bytes()
     seqs = [json.loads(line)["seq"] for line in events.read_text().splitlines()]
     assert seqs == list(range(1, len(seqs) + 1))
+
+
+def test_the_dashboard_stored_every_alert_and_hand(clean_run) -> None:  # type: ignore[no-untyped-def]
+    """The dashboard process followed the engine's files: every alert (by id), every hand with
+    what the engine computed, the devices' health and the light, all in its store."""
+    folder, _output, rows = clean_run
+    db = sqlite3.connect(folder / "dashboard.sqlite3")
+    stored = {r[0]: r[1:] for r in db.execute("SELECT id, hand, rule, family, seat FROM alerts")}
+    assert stored == {r["id"]: (r["hand"], r["rule"], r["family"], r["seat"]) for r in rows}
+    hands = db.execute("SELECT hand, complete, summary IS NOT NULL FROM hands").fetchall()
+    assert sorted(hands, key=lambda h: int(h[0])) == [(str(n), 1, 1) for n in range(1, HANDS + 1)]
+    health = dict(db.execute("SELECT source, status FROM health").fetchall())
+    assert {"shoe", "tray", "light", "camera:overhead"} <= set(health)
+    (light,) = db.execute("SELECT light FROM poker_tables WHERE name = 'demo'").fetchone()
+    assert light in ("amber slow", "red fast", "green steady")
