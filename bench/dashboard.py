@@ -388,7 +388,13 @@ def cpu_s(pid: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=150,
+        help="of the real-rate phase (long enough for each table to reach a hand with an "
+        "irregularity); the idle peer runs a fifth of it, the faster phase 40 %%",
+    )
     parser.add_argument("--hand-s", type=float, default=60)
     parser.add_argument("--browsers", type=int, default=6)
     parser.add_argument("--faster", type=float, default=10)
@@ -444,7 +450,7 @@ def main() -> None:
                 live,
             ),
             phase(  # the peer: the same data, nobody pushing
-                "idle (peer)", browsers, listeners, server.pid, tables, args.seconds / 3, None
+                "idle (peer)", browsers, listeners, server.pid, tables, args.seconds / 5, None
             ),
         ]
         if args.faster > 1:
@@ -456,7 +462,7 @@ def main() -> None:
                     listeners,
                     server.pid,
                     tables,
-                    args.seconds / 2,
+                    args.seconds / 2.5,
                     fast,
                 )
             )

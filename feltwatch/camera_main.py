@@ -126,6 +126,25 @@ def live_frames(camera: CameraSection, stopping: Callable[[], bool]) -> Iterator
         source.stop()
 
 
+class FrameGaps:
+    """Frames the source made that the worker never saw (late frames dropped by the
+    latest-frame buffer or skipped on the timeline), counted from the gaps between the frames'
+    times against the shortest gap seen (the camera's frame interval)."""
+
+    def __init__(self) -> None:
+        self.dropped = 0
+        self._last_ns: int | None = None
+        self._interval_ns: int | None = None
+
+    def add(self, ts_ns: int) -> None:
+        if self._last_ns is not None and ts_ns > self._last_ns:
+            gap = ts_ns - self._last_ns
+            if self._interval_ns is None or gap < self._interval_ns:
+                self._interval_ns = gap
+            self.dropped += max(0, round(gap / self._interval_ns) - 1)
+        self._last_ns = ts_ns
+
+
 def zone_config(config: Config, camera: CameraSection, config_path: Path) -> dict[str, object]:
     if camera.source.startswith("demo"):
         from models.synth.video import Layout
@@ -209,8 +228,10 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
     started = time.monotonic()
     error = ""
     shown = (started, 0, 0)
+    gaps = FrameGaps()
     for shot in shots:
         processed += 1
+        gaps.add(shot.ts_ns)
         for observation in process(shot):
             sender.send(observation)
         if view.due():
@@ -226,6 +247,7 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
                     "fps": round((processed - shown[1]) / span_s, 1),
                     "detector_fps": round((passes_done - shown[2]) / span_s, 1),
                     "frames_read": processed,
+                    "frames_dropped": gaps.dropped,
                     "observations_waiting": sender.pending,
                     "observations_lost": sender.dropped,
                     "engine_connected": sender.connected,

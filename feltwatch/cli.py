@@ -22,6 +22,7 @@ from feltwatch.config_cli import add_config_parser
 from feltwatch.devices_cli import add_serial_parser, add_sim_parser
 from feltwatch.report import alert_line, hand_summary
 from feltwatch.run_cli import add_run_parsers
+from feltwatch.users_cli import add_users_parser
 from feltwatch.vision_cli import add_vision_parsers
 from feltwatch.watch_cli import add_watch_parser
 
@@ -206,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_watch_parser(commands)
     add_run_parsers(commands)
     add_config_parser(commands)
+    add_users_parser(commands)
     rules = commands.add_parser("rules", help="the rules catalogue").add_subparsers(
         dest="rules_command", required=True, metavar="SUBCOMMAND"
     )

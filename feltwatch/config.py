@@ -128,6 +128,10 @@ class DashboardSection(_Strict):
     store: Path = Path("/var/lib/feltwatch/dashboard.sqlite3")
     secure_cookies: bool = True
     """Session cookies only over HTTPS (browsers also send them to 127.0.0.1 and localhost)."""
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    """HTTPS on the dashboard's own port (PEM files); needed when ``host`` is not loopback,
+    unless a TLS proxy in front of it serves the network and ``host`` is 127.0.0.1."""
     demo_account: bool = False
     """``feltwatch demo`` only: an admin account ``demo`` with the password ``demo``. Anywhere
     else, create accounts with ``feltwatch users add``: there is no default password."""
@@ -201,6 +205,27 @@ def load(path: Path) -> Config:
                 problems.append(f"{path}: cameras[{i}].zones: no such file {zones}")
         elif not camera.source.startswith("demo"):
             problems.append(f"{path}: cameras[{i}].zones: needed for {camera.source!r}")
+    problems += _dashboard_problems(path, config.dashboard)
     if problems:
         raise ConfigError(problems)
     return config
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _dashboard_problems(path: Path, section: DashboardSection) -> list[str]:
+    problems = []
+    if (section.tls_cert is None) != (section.tls_key is None):
+        problems.append(f"{path}: dashboard.tls_cert and dashboard.tls_key go together")
+    for name in ("tls_cert", "tls_key"):
+        file = getattr(section, name)
+        if file is not None and not (file if file.is_absolute() else path.parent / file).is_file():
+            problems.append(f"{path}: dashboard.{name}: no such file {file}")
+    if section.enabled and section.host not in LOOPBACK and section.tls_cert is None:
+        problems.append(
+            f"{path}: dashboard.host: {section.host} serves the network over plain HTTP (logins "
+            "and sessions in clear): set tls_cert and tls_key, or serve on 127.0.0.1 behind a "
+            "TLS proxy"
+        )
+    return problems

@@ -62,7 +62,13 @@ def open_store(config: Config) -> SqliteStore:
     return store
 
 
-def run(config: Config) -> int:
+def resolve(config_path: Path, file: Path | None) -> str | None:
+    if file is None:
+        return None
+    return str(file if file.is_absolute() else config_path.parent / file)
+
+
+def run(config: Config, config_path: Path) -> int:
     with contextlib.suppress(OSError):
         os.nice(NICE)
     store = open_store(config)
@@ -77,10 +83,17 @@ def run(config: Config) -> int:
     )
     app = create_app(store, settings)
     section = config.dashboard
-    print(f"[{config.table.name}] dashboard: http://{section.host}:{section.port}", flush=True)
+    scheme = "https" if section.tls_cert else "http"
+    print(f"[{config.table.name}] dashboard: {scheme}://{section.host}:{section.port}", flush=True)
     try:
         uvicorn.run(
-            app, host=section.host, port=section.port, log_level="warning", access_log=False
+            app,
+            host=section.host,
+            port=section.port,
+            log_level="warning",
+            access_log=False,
+            ssl_certfile=resolve(config_path, section.tls_cert),
+            ssl_keyfile=resolve(config_path, section.tls_key),
         )
     finally:
         feed.stop()
@@ -99,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    return run(config)
+    return run(config, args.config)
 
 
 if __name__ == "__main__":

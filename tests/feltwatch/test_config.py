@@ -29,6 +29,10 @@ def test_the_table_example_names_the_zone_files_it_still_needs(
     assert err == [
         f"{DEPLOY / 'table.yaml'}: cameras[0].zones: no such file {DEPLOY / 'zones-overhead.yaml'}",
         f"{DEPLOY / 'table.yaml'}: cameras[1].zones: no such file {DEPLOY / 'zones-dealer.yaml'}",
+        *(
+            f"{DEPLOY / 'table.yaml'}: dashboard.{name}: no such file /etc/feltwatch/tls/{file}"
+            for name, file in (("tls_cert", "dashboard.crt"), ("tls_key", "dashboard.key"))
+        ),
     ]
 
 
@@ -50,6 +54,11 @@ def test_the_table_example_names_the_zone_files_it_still_needs(
         ("cameras: []", ["table: Field required"]),
         ("table: [1, 2", [":1: not valid YAML"]),
         ("- just a list", [": expected a mapping of sections"]),
+        ("table: {name: T, sb: 5, bb: 10}\ndashboard: {host: 0.0.0.0}",
+         ["dashboard.host: 0.0.0.0 serves the network over plain HTTP"]),
+        ("table: {name: T, sb: 5, bb: 10}\ndashboard: {tls_key: k.pem}",
+         ["dashboard.tls_cert and dashboard.tls_key go together",
+          "dashboard.tls_key: no such file k.pem"]),
     ],
 )  # fmt: skip
 def test_every_bad_field_is_named_with_the_file(
