@@ -170,17 +170,22 @@ class _Resume:
     def __init__(self, outputs: Outputs, after_seq: int) -> None:
         self.outputs = outputs
         self.after_seq = after_seq
+        self._ended_after: set[str] = set()
+        """Hands whose end was not told before the restart: their report is told now."""
 
     def event(self, event: Event) -> None:
         if event.seq > self.after_seq:
             self.outputs.event(event)
+            if isinstance(event, HandEnd):
+                self._ended_after.add(event.hand)
 
     def alert(self, proved: Proved, *, replayed: bool) -> None:
         if proved.alert.seq > self.after_seq:
             self.outputs.alert(proved, replayed=replayed)
 
     def hand(self, report: HandReport) -> None:
-        pass
+        if report.hand in self._ended_after:
+            self.outputs.hand(report)
 
     def error(self, message: str) -> None:
         self.outputs.error(message)
