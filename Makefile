@@ -21,7 +21,7 @@ TRAIN_VENV := .venv-train
 TRAIN := PYTHONPATH=. $(TRAIN_VENV)/bin/python
 TRAIN_PACKAGES = $(shell $(PYTHON) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(" ".join(p["optional-dependencies"]["train"] + [d for d in p["dependencies"] if "opencv" not in d]))')
 
-.PHONY: demo test lint browser bench lock clean compile uncompile models eval
+.PHONY: demo test lint servers bench lock clean compile uncompile models eval
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Feltwatch needs Python 3.11, found " + sys.version.split()[0]'
@@ -47,14 +47,14 @@ lint: $(VENV)/.installed-dev
 
 # pytest exits 5 when it collected no test: make treats every non-zero exit as a failure.
 # The suite runs on the plain Python engine, then again on the compiled one.
-test: lint uncompile browser
+test: lint uncompile servers
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory compile
 	$(BIN)/python -m pytest --ignore=tests/vision --ignore=tests/models --ignore=tests/e2e  # the compiled engine
 
-# Debian's chromium for the dashboard's browser tests (Playwright drives it; nothing downloads).
-browser:
-	sh scripts/install-chromium.sh
+# Debian's chromium, mosquitto and postgresql for the tests (they start their own servers).
+servers:
+	sh scripts/install-test-servers.sh
 
 bench: compile
 	$(BIN)/python bench/engine.py

@@ -30,3 +30,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 settings.register_profile("feltwatch", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("feltwatch")
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A real PostgreSQL on loopback for the session (``tests/services/servers.py``)."""
+    from tests.services.servers import postgres
+
+    with postgres(tmp_path_factory.mktemp("postgres")) as server:
+        yield server

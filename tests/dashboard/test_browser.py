@@ -97,7 +97,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
 
 @pytest.fixture
 def page() -> Iterator[Page]:
-    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: `make test` installs it (scripts/setup)"
+    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: `make test` installs it (make servers)"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
         context = browser.new_context(accept_downloads=True)
