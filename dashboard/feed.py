@@ -1,10 +1,11 @@
 """The appliance's files -> the dashboard's store: a thread follows each table's output files
 (written by the engine and camera processes, see ``feltwatch.engine_main``) and stores what is
-new, so the dashboard can restart, or start late, and lose nothing: each file's read position is
-kept in the store, and every row has an id that makes a second copy harmless.
+new (``dashboard.apply``), so the dashboard can restart, or start late, and lose nothing: each
+file's read position is kept in the store, and every row has an id that makes a second copy
+harmless.
 
-A bad line is skipped and counted (health source ``feed``, naming the file and line); a file
-that shrank (replaced) is read again from its start.
+A bad line is skipped and counted (health source ``feed``, naming the file and byte offset); a
+file that shrank (replaced) is read again from its start.
 """
 
 from __future__ import annotations
@@ -12,17 +13,16 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from dashboard.store import AlertRow, AlertStatus, ClipRow, HealthRow, Store
-from engine.alerts import alert_id
+from dashboard.apply import Applier, RowError
+from dashboard.store import Store
+from dashboard.tail import new_lines
 
-DEALER = "dealer (light button)"
-STALE_CAMERA_S = 5.0
-"""A camera that wrote no figures for this long is shown stale."""
+FILE_KINDS = ("events", "alerts", "hands", "light", "health")
+"""``<journal dir>/<table>.<kind>.jsonl``."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,9 +42,27 @@ class TableFiles:
     def file(self, kind: str) -> Path:
         return self.journal_dir / f"{self.table}.{kind}.jsonl"
 
+    def files(self) -> list[tuple[str, Path]]:
+        """(kind, file) of every JSONL file the table's appliance writes."""
+        out = [(kind, self.file(kind)) for kind in FILE_KINDS]
+        if self.clips_dir is not None:
+            out.append(("clips", self.clips_dir / "clips.jsonl"))
+        return out
+
     @property
     def cameras_dir(self) -> Path:
         return self.journal_dir / f"{self.table}.cameras"
+
+    def camera_rows(self) -> list[dict[str, object]]:
+        """Each camera's latest figures (``<camera>.json``, replaced whole once a second)."""
+        rows = []
+        if self.cameras_dir.is_dir():
+            for path in sorted(self.cameras_dir.glob("*.json")):
+                try:
+                    rows.append({"camera": path.stem, **json.loads(path.read_text())})
+                except (OSError, ValueError):
+                    continue  # being replaced: next time
+        return rows
 
 
 class Feed:
@@ -60,6 +78,7 @@ class Feed:
         self.tables = {t.table: t for t in tables}
         self.every_s = every_s
         self.clock = clock
+        self.apply = Applier(store, clock)
         self.bad_lines = 0
         self._cameras_due = 0.0
         self._stop = threading.Event()
@@ -79,7 +98,7 @@ class Feed:
                 self.poll()
             except Exception as exc:  # keep following: say it where the room sees it
                 for name in self.tables:
-                    self._health(name, "feed", "error", f"{type(exc).__name__}: {exc}")
+                    self.apply.health(name, "feed", "error", f"{type(exc).__name__}: {exc}")
             self._stop.wait(self.every_s)
 
     def poll(self) -> None:
@@ -89,155 +108,36 @@ class Feed:
         if cameras:
             self._cameras_due = now + 1.0
         for files in self.tables.values():
-            self._events(files)
-            self._alerts(files)
-            self._hands(files)
-            self._light(files)
-            self._health_file(files)
-            self._clips(files)
+            for kind, path in files.files():
+                self._follow(files.table, kind, path)
             if cameras:
-                self._cameras(files)
+                for row in files.camera_rows():
+                    self.apply.row(files.table, "camera", row)
 
-    # --- reading new lines ---
-
-    def _new_rows(self, path: Path, table: str) -> Iterator[dict[str, Any]]:
-        """The complete lines added to ``path`` since the last call, parsed; then the new read
-        position is kept (a row is applied before its position is saved: at least once)."""
+    def _follow(self, table: str, kind: str, path: Path) -> None:
         key = str(path)
         offset = self.store.feed_offset(key)
-        try:
-            size = path.stat().st_size
-        except FileNotFoundError:
-            return
-        if size < offset:  # replaced by a shorter file
-            offset = 0
-        if size == offset:
-            return
-        with path.open("rb") as file:
-            file.seek(offset)
-            data = file.read(size - offset)
-        end = data.rfind(b"\n") + 1
-        for number, line in enumerate(data[:end].splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                if not isinstance(row, dict):
-                    raise ValueError("not a JSON object")
-            except ValueError as exc:
-                self.bad_lines += 1
-                where = f"{path} at byte {offset} (+{number - 1} lines)"
-                self._health(table, "feed", "warning", f"{where}: line skipped: {exc}")
-                continue
-            yield row
-        self.store.set_feed_offset(key, offset + end)
-
-    def _health(self, table: str, source: str, status: str, message: str, **detail: Any) -> None:
-        row = HealthRow(
-            table=table,
-            source=source,
-            status=status,
-            message=message,
-            at=self.clock(),
-            detail=detail,
-        )
-        self.store.put_health(row)
-
-    # --- each file ---
-
-    def _events(self, files: TableFiles) -> None:
-        rows = []
-        for row in self._new_rows(files.file("events"), files.table):
-            if isinstance(row.get("seq"), int) and isinstance(row.get("type"), str):
-                rows.append(row)
+        end = offset
+        events = []
+        for line in new_lines(path, offset):
+            end = line.end
+            if line.row is None:
+                self._bad(table, path, line.start, line.error)
+            elif kind == "events":
+                events.append(line.row)
             else:
-                self.bad_lines += 1
-        for start in range(0, len(rows), 500):
-            self.store.put_events(files.table, rows[start : start + 500], self.clock())
-
-    def _alerts(self, files: TableFiles) -> None:
-        for row in self._new_rows(files.file("alerts"), files.table):
+                try:
+                    self.apply.row(table, kind, line.row)
+                except RowError as exc:
+                    self._bad(table, path, line.start, str(exc))
+        if events:
             try:
-                alert = AlertRow(
-                    id=str(row.get("id") or alert_id(files.table, row)),
-                    table=files.table,
-                    hand=str(row["hand"]),
-                    seq=int(row["seq"]),
-                    rule=str(row["rule"]),
-                    family=str(row["family"]),
-                    severity=str(row["severity"]),
-                    seat=row.get("seat"),
-                    message=str(row["message"]),
-                    raised_at=float(row.get("wall") or self.clock()),
-                    status=AlertStatus.OPEN,
-                    body=row,
-                )
-            except (KeyError, TypeError, ValueError) as exc:
-                self.bad_lines += 1
-                self._health(
-                    files.table, "feed", "warning", f"{files.file('alerts')}: bad alert: {exc}"
-                )
-                continue
-            self.store.put_alert(alert)
+                self.apply.events(table, events)
+            except RowError as exc:
+                self._bad(table, path, offset, str(exc))
+        if end != offset:
+            self.store.set_feed_offset(key, end)  # after the rows: each is stored at least once
 
-    def _hands(self, files: TableFiles) -> None:
-        for row in self._new_rows(files.file("hands"), files.table):
-            if "hand" in row:
-                self.store.put_hand_summary(files.table, str(row["hand"]), row)
-
-    def _light(self, files: TableFiles) -> None:
-        for row in self._new_rows(files.file("light"), files.table):
-            at = float(row.get("wall") or self.clock())
-            look = f"{row.get('colour', '?')} {row.get('pattern', '')}".strip()
-            self.store.put_light(files.table, look, at)
-            if row.get("cause") == "light button":
-                self.store.acknowledge_table(files.table, DEALER, at)
-
-    def _health_file(self, files: TableFiles) -> None:
-        for row in self._new_rows(files.file("health"), files.table):
-            source = str(row.get("source") or "processes")
-            status = str(row.get("status") or "notice")
-            self.store.put_health(
-                HealthRow(
-                    table=files.table,
-                    source=source,
-                    status=status,
-                    message=str(row.get("message", "")),
-                    at=float(row.get("wall") or self.clock()),
-                )
-            )
-
-    def _clips(self, files: TableFiles) -> None:
-        if files.clips_dir is None:
-            return
-        for row in self._new_rows(files.clips_dir / "clips.jsonl", files.table):
-            if not row.get("alert"):
-                continue
-            self.store.put_clip(
-                ClipRow(
-                    alert_id=str(row["alert"]),
-                    camera=str(row.get("camera", "")),
-                    clip_path=str(row.get("clip") or ""),
-                    keyframe_path=str(row.get("key_frame") or ""),
-                )
-            )
-
-    def _cameras(self, files: TableFiles) -> None:
-        folder = files.cameras_dir
-        if not folder.is_dir():
-            return
-        now = self.clock()
-        for path in sorted(folder.glob("*.json")):
-            try:
-                figures = json.loads(path.read_text())
-            except (OSError, ValueError):
-                continue  # being replaced: next time
-            age_s = now - float(figures.get("wall") or 0)
-            stale = age_s > STALE_CAMERA_S
-            status = "stale" if stale else "running"
-            fps, detector = figures.get("fps", 0), figures.get("detector_fps", 0)
-            message = f"{fps} fps, detector {detector}/s"
-            if stale:
-                message = f"no frame for {age_s:.0f} s"
-            figures.pop("wall", None)
-            self._health(files.table, f"camera:{path.stem}", status, message, **figures)
+    def _bad(self, table: str, path: Path, at: int, why: str) -> None:
+        self.bad_lines += 1
+        self.apply.health(table, "feed", "warning", f"{path} at byte {at}: line skipped: {why}")
