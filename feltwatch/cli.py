@@ -18,6 +18,7 @@ from engine.errors import InputError
 from engine.events import Event, HandStart
 from engine.phh_replay import replay_files
 from engine.session import check
+from feltwatch.central_cli import add_central_parser
 from feltwatch.config_cli import add_config_parser
 from feltwatch.devices_cli import add_serial_parser, add_sim_parser
 from feltwatch.report import alert_line, hand_summary
@@ -208,6 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_parsers(commands)
     add_config_parser(commands)
     add_users_parser(commands)
+    add_central_parser(commands)
     rules = commands.add_parser("rules", help="the rules catalogue").add_subparsers(
         dest="rules_command", required=True, metavar="SUBCOMMAND"
     )

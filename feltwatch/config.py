@@ -6,6 +6,7 @@ unknown keys are refused and every bad field is named with its path and the file
     devices:      serial ports (pyserial URLs) of the shoe, the tray and the light
     chips:        the chip set: colour -> reference BGR and denomination
     journal, recording, dashboard: where and how much
+    central:      the broker that carries the table's rows to the floor's central service
     demo:         the rendered table of ``demo`` cameras
 """
 
@@ -13,13 +14,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from engine.codec import EventError, parse_house_rules
 from engine.events import Game, HouseRules, TableConfig
+from feltwatch.mqtt import BrokerSection
 
 
 class ConfigError(ValueError):
@@ -137,6 +139,14 @@ class DashboardSection(_Strict):
     else, create accounts with ``feltwatch users add``: there is no default password."""
 
 
+class CentralLinkSection(_Strict):
+    """The central service of the floor (``feltwatch central``), through an MQTT broker."""
+
+    broker: BrokerSection
+    queue_mb: Annotated[float, Field(gt=0)] = 512.0
+    """What may wait on disk for the broker; beyond it the oldest lines are dropped, counted."""
+
+
 class DemoSection(_Strict):
     """The rendered table of ``demo`` cameras (``feltwatch demo``)."""
 
@@ -160,6 +170,7 @@ class Config(_Strict):
     journal: JournalSection = Field(default_factory=JournalSection)
     recording: RecordingSection = Field(default_factory=RecordingSection)
     dashboard: DashboardSection = Field(default_factory=DashboardSection)
+    central: CentralLinkSection | None = None
     demo: DemoSection = Field(default_factory=DemoSection)
 
     @field_validator("cameras")
@@ -179,8 +190,11 @@ def _path(location: tuple[int | str, ...]) -> str:
     return out or "(top level)"
 
 
-def load(path: Path) -> Config:
-    """The configuration in ``path``; ``ConfigError`` lists every problem with its field."""
+M = TypeVar("M", bound=BaseModel)
+
+
+def load_model(path: Path, model: type[M], sections: str) -> M:
+    """A YAML file read into ``model``; ``ConfigError`` lists every problem with its field."""
     try:
         data = yaml.safe_load(path.read_text())
     except OSError as exc:
@@ -190,13 +204,18 @@ def load(path: Path) -> Config:
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
         raise ConfigError([f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}"]) from None
     if not isinstance(data, dict):
-        raise ConfigError([f"{path}: expected a mapping of sections (table, cameras, ...)"])
+        raise ConfigError([f"{path}: expected a mapping of sections ({sections})"])
     try:
-        config = Config.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(
             [f"{path}: {_path(e['loc'])}: {e['msg']}" for e in exc.errors(include_url=False)]
         ) from None
+
+
+def load(path: Path) -> Config:
+    """The configuration in ``path``; ``ConfigError`` lists every problem with its field."""
+    config = load_model(path, Config, "table, cameras, ...")
     problems = []
     for i, camera in enumerate(config.cameras):
         if camera.zones is not None:
@@ -205,7 +224,7 @@ def load(path: Path) -> Config:
                 problems.append(f"{path}: cameras[{i}].zones: no such file {zones}")
         elif not camera.source.startswith("demo"):
             problems.append(f"{path}: cameras[{i}].zones: needed for {camera.source!r}")
-    problems += _dashboard_problems(path, config.dashboard)
+    problems += dashboard_problems(path, config.dashboard)
     if problems:
         raise ConfigError(problems)
     return config
@@ -214,7 +233,7 @@ def load(path: Path) -> Config:
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-def _dashboard_problems(path: Path, section: DashboardSection) -> list[str]:
+def dashboard_problems(path: Path, section: DashboardSection) -> list[str]:
     problems = []
     if (section.tls_cert is None) != (section.tls_key is None):
         problems.append(f"{path}: dashboard.tls_cert and dashboard.tls_key go together")

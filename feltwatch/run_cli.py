@@ -37,6 +37,9 @@ def children(config_path: Path, config: Config, env: dict[str, str] | None = Non
     for camera in config.cameras:
         argv = [py, "-m", "feltwatch.camera_main", "--config", str(config_path)]
         out.append(Child(f"camera:{camera.name}", [*argv, "--camera", camera.name], env or {}))
+    if config.central is not None:
+        argv = [py, "-m", "feltwatch.uplink_main", "--config", str(config_path)]
+        out.insert(0, Child("uplink", argv, env or {}))  # stops last: publishes what is left
     return out
 
 

@@ -8,6 +8,10 @@ import getpass
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dashboard.store.sql import SqlStore
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2
 
@@ -22,21 +26,32 @@ def _password(args: argparse.Namespace) -> str | None:
     return first
 
 
+def open_store(config_path: Path, *, central: bool) -> SqlStore:
+    """The store a table's dashboard (``table.yaml``) or the central service uses."""
+    if central:
+        from dashboard.store.postgres import PostgresStore
+        from feltwatch.central_config import load_central
+
+        config = load_central(config_path)
+        return PostgresStore(config.dsn(config_path.parent))
+    from dashboard.store.sqlite import SqliteStore
+    from feltwatch.config import load
+
+    return SqliteStore(load(config_path).dashboard.store)
+
+
 def cmd_users(args: argparse.Namespace) -> int:
     from dashboard.security import PasswordError, hash_password
     from dashboard.store import Role, StoreError
-    from dashboard.store.sqlite import SqliteStore
-    from feltwatch.config import ConfigError, load
+    from feltwatch.config import ConfigError
 
     try:
-        config = load(Path(args.config))
+        store: SqlStore = open_store(Path(args.config), central=args.central)
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_UNUSABLE
-    try:
-        store = SqliteStore(config.dashboard.store)
-    except OSError as exc:
-        print(f"{config.dashboard.store}: cannot open: {exc.strerror or exc}", file=sys.stderr)
+    except Exception as exc:  # the database cannot be opened (file or server)
+        print(f"{args.config}: the store cannot be opened: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
     try:
         if args.users_command == "list":
@@ -75,11 +90,13 @@ def add_users_parser(commands: argparse._SubParsersAction) -> None:  # type: ign
         p.add_argument("name")
         if name == "add":
             p.add_argument("--role", choices=[str(r) for r in Role], required=True)
-        p.add_argument("--config", required=True, metavar="FILE.yaml")
         p.add_argument(
             "--password-stdin", action="store_true", help="read the password from standard input"
         )
+    users.add_parser("list", help="the accounts and their roles")
+    for p in users.choices.values():
+        p.add_argument("--config", required=True, metavar="FILE.yaml")
+        p.add_argument(
+            "--central", action="store_true", help="FILE is central.yaml (accounts of the floor)"
+        )
         p.set_defaults(run=cmd_users)
-    p = users.add_parser("list", help="the accounts and their roles")
-    p.add_argument("--config", required=True, metavar="FILE.yaml")
-    p.set_defaults(run=cmd_users)
