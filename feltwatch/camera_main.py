@@ -4,8 +4,10 @@
 
 Live cameras are read through a one-slot latest-frame buffer (a late frame is dropped, never
 queued); a video file is read whole. A ``demo`` camera renders the demo table's session on the
-shared timeline (``FELTWATCH_DEMO_T0_NS``: when it starts, monotonic ns): a frame the process
-is too late for is not drawn, as a real camera's frame would be dropped.
+shared timeline (its start, monotonic ns, in the file ``FELTWATCH_DEMO_T0_FILE`` names, which
+``feltwatch demo`` writes once every process is ready: this one says so with
+``<table>.cameras/<camera>.ready``): a frame the process is too late for is not drawn, as a
+real camera's frame would be dropped.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 import yaml
 
 from engine.observations import Observation
+from feltwatch import live_view
 from feltwatch.config import CameraSection, Config, ConfigError, load
 from feltwatch.engine_main import paths
 from feltwatch.ipc import ObservationSender
@@ -33,7 +36,7 @@ from vision.recorder import Recorder
 if TYPE_CHECKING:
     from models.synth.video import Truth
 
-T0_ENV = "FELTWATCH_DEMO_T0_NS"
+T0_FILE_ENV = "FELTWATCH_DEMO_T0_FILE"
 
 
 class Shot(NamedTuple):
@@ -44,14 +47,32 @@ class Shot(NamedTuple):
     """What the demo table's renderer put in the frame."""
 
 
-def demo_frames(config: Config, stopping: Callable[[], bool]) -> Iterator[Shot]:
+def demo_t0_ns(config: Config, camera: str, stopping: Callable[[], bool]) -> int:
+    """When the demo table starts: say this camera is ready, then wait for the time (no file
+    named: now)."""
+    name = os.environ.get(T0_FILE_ENV)
+    if not name:
+        return time.monotonic_ns()
+    views = live_view.folder(config.journal.dir, config.table.name)
+    views.mkdir(parents=True, exist_ok=True)
+    (views / f"{camera}.ready").touch()
+    path = Path(name)
+    while not stopping():
+        try:
+            return int(path.read_text())
+        except (OSError, ValueError):
+            time.sleep(0.02)
+    return time.monotonic_ns()
+
+
+def demo_frames(config: Config, camera: str, stopping: Callable[[], bool]) -> Iterator[Shot]:
     """The demo session's frames on its timeline."""
     from models.synth.session import DemoSession
     from models.synth.video import FPS
 
     demo = config.demo
     session = DemoSession(seed=demo.seed, hands=demo.hands, seats=config.table.seats)
-    t0_ns = int(os.environ.get(T0_ENV) or time.monotonic_ns())
+    t0_ns = demo_t0_ns(config, camera, stopping)
     frame_ns = 1e9 / FPS / demo.speed
 
     def due(index: int) -> bool:  # not yet too late for this frame
@@ -219,7 +240,7 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
     signal.signal(signal.SIGINT, lambda *_: stopped.set())
     sender = ObservationSender(paths(config)["socket"]).start()
     if camera.source.startswith("demo"):
-        shots = demo_frames(config, stopped.is_set)
+        shots = demo_frames(config, camera.name, stopped.is_set)
     else:
         shots = live_frames(camera, stopped.is_set)
     recorder = recorder_for(config, camera)

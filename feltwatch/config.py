@@ -37,7 +37,8 @@ class _Strict(BaseModel):
 
 
 class TableSection(_Strict):
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+    """Letters, digits, ``-`` and ``_``: it names files and MQTT topics."""
     game: Literal["NLHE", "PLHE", "FLHE", "PLO"] = "NLHE"
     seats: Annotated[int, Field(ge=2, le=10)] = 9
     sb: Annotated[int, Field(ge=0)]
@@ -225,6 +226,8 @@ def load(path: Path) -> Config:
         elif not camera.source.startswith("demo"):
             problems.append(f"{path}: cameras[{i}].zones: needed for {camera.source!r}")
     problems += dashboard_problems(path, config.dashboard)
+    if config.central is not None and config.table.name == "central":
+        problems.append(f"{path}: table.name: 'central' is the central service's broker account")
     if problems:
         raise ConfigError(problems)
     return config

@@ -25,7 +25,9 @@ from devices.messages import Message, SetLight
 from devices.sim.device import DeviceSession
 from devices.sim.devices import Light, Shoe, Tray
 from devices.sim.runner import PtyDevice
-from feltwatch.config import load
+from feltwatch import live_view
+from feltwatch.camera_main import T0_FILE_ENV
+from feltwatch.config import Config, load
 from feltwatch.engine_main import paths
 from feltwatch.run_cli import EXIT_BAD_INPUT, EXIT_OK, read_jsonl, supervise
 from feltwatch.supervisor import Supervisor
@@ -33,8 +35,46 @@ from feltwatch.supervisor import Supervisor
 if TYPE_CHECKING:
     from models.synth.session import DemoSession
 
-STARTUP_S = 4.0
-"""Time the processes get to start before the first frame of the table."""
+READY_TIMEOUT_S = 60.0
+"""The table starts when the engine and the cameras are ready, or after this long anyway."""
+LEAD_S = 1.0
+"""From ready to the first frame of the table."""
+
+
+class Timeline:
+    """When the demo table starts: once the engine listens and every camera process is ready
+    (a loaded machine may take many seconds to start them; a table that started without them
+    would be half unseen). The time goes to the cameras in a file (``T0_FILE_ENV``)."""
+
+    def __init__(self, path: Path, config: Config) -> None:
+        self.path = path
+        self.socket = paths(config)["socket"]
+        views = live_view.folder(config.journal.dir, config.table.name)
+        self.markers = [views / f"{camera.name}.ready" for camera in config.cameras]
+        for stale in (path, *self.markers):
+            stale.unlink(missing_ok=True)
+        self.since = time.monotonic()
+        self.t0_ns = 0
+
+    def ready(self) -> bool:
+        waited_s = time.monotonic() - self.since
+        everyone = self.socket.exists() and all(m.exists() for m in self.markers)
+        if not everyone and waited_s > READY_TIMEOUT_S:
+            print(
+                f"[demo] the processes are not all ready after {waited_s:.0f} s: starting",
+                flush=True,
+            )
+        return everyone or waited_s > READY_TIMEOUT_S
+
+    def begun(self) -> bool:
+        return self.t0_ns != 0
+
+    def begin(self) -> int:
+        self.t0_ns = time.monotonic_ns() + int(LEAD_S * 1e9)
+        part = self.path.with_name(self.path.name + ".part")
+        part.write_text(str(self.t0_ns))
+        part.replace(self.path)
+        return self.t0_ns
 
 
 class TimedLight:
@@ -90,11 +130,15 @@ class TableSimulator:
     def port(self, name: str) -> str:
         return self.devices[name].port
 
-    def start(self, t0_ns: int) -> None:
+    def start(self) -> None:
+        """The devices on their ptys (they answer the appliance's links from now on)."""
         for device in self.devices.values():
             device.start()
-        threading.Thread(target=self._play, args=(t0_ns,), daemon=True).start()
         threading.Thread(target=self._show_light, daemon=True).start()
+
+    def play(self, t0_ns: int) -> None:
+        """The shoe deals the session's cards on the timeline that starts at ``t0_ns``."""
+        threading.Thread(target=self._play, args=(t0_ns,), daemon=True).start()
 
     def stop(self) -> None:
         self._stop.set()
@@ -148,13 +192,18 @@ def prerender(session: DemoSession, folder: Path) -> Path:
     return path
 
 
+def central_broker(address: str) -> dict[str, object]:
+    host, _, port = address.rpartition(":")
+    return {"host": host or "127.0.0.1", "port": int(port)}
+
+
 def demo_config(folder: Path, table: TableSimulator, args: argparse.Namespace) -> Path:
     from engine.codec import event_to_json
 
     t = event_to_json(table.session.table)
     config = {
         "table": {
-            "name": t["table"],
+            "name": args.table or t["table"],
             "game": t["game"],
             "seats": t["seats"],
             "sb": t["sb"],
@@ -175,6 +224,7 @@ def demo_config(folder: Path, table: TableSimulator, args: argparse.Namespace) -
             "store": str(folder / "dashboard.sqlite3"),
             "demo_account": True,
         },
+        **({"central": {"broker": central_broker(args.central)}} if args.central else {}),
         "demo": {
             "seed": args.seed,
             "hands": args.hands,
@@ -196,6 +246,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.hands < 1 or not 0.25 <= args.speed <= 16:
         print("--hands: at least 1; --speed: from 0.25 to 16", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.central:
+        try:
+            central_broker(args.central)
+        except ValueError:
+            print(f"--central: HOST:PORT, not {args.central!r}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     if not args.keep:  # a new session: a new journal, recording and light log (``--keep``: resume)
         for old in ("journal", "recordings"):
             shutil.rmtree(folder / old, ignore_errors=True)
@@ -210,8 +266,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     session = DemoSession(seed=args.seed, hands=args.hands)
     args.video = prerender(session, folder) if args.prerender else None
     table = TableSimulator(session, folder, args.speed)
-    t0_ns = time.monotonic_ns() + int(STARTUP_S * 1e9)
-    table.start(t0_ns)
+    table.start()
     config_path = demo_config(folder, table, args)
     config = load(config_path)
     length_s = session.frames / FPS / args.speed
@@ -227,13 +282,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
             "demo: this account exists in the demo only)",
             flush=True,
         )
-    end_ns = t0_ns + int(length_s * 1e9)
+    timeline = Timeline(folder / "t0", config)
     said = []
 
     def done(supervisor: Supervisor) -> bool:
+        if not timeline.begun():
+            if not timeline.ready():
+                return False
+            table.play(timeline.begin())
         cameras = [c for c in supervisor.children if c.name.startswith("camera:")]
         finished = all(c.finished for c in cameras)
-        over = finished or time.monotonic_ns() > end_ns + 60e9
+        over = finished or time.monotonic_ns() > timeline.t0_ns + length_s * 1e9 + 60e9
         if over and args.stay and config.dashboard.enabled:
             if not said:
                 said.append(True)
@@ -245,7 +304,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         supervise(
             config_path,
             config,
-            env={"FELTWATCH_DEMO_T0_NS": str(t0_ns)},
+            env={T0_FILE_ENV: str(timeline.path)},
             until=done,
         )
     finally:
@@ -283,6 +342,12 @@ def add_demo_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
     )
     p.add_argument(
         "--stay", action="store_true", help="keep the dashboard up after the hands (Ctrl-C ends)"
+    )
+    p.add_argument("--table", help="the table's name (default: demo)")
+    p.add_argument(
+        "--central",
+        metavar="HOST:PORT",
+        help="publish to the central service's MQTT broker there (anonymous; see deploy/)",
     )
     p.add_argument("--dir", type=Path, default=Path("build/demo"), help="working folder")
     p.add_argument("--keep", action="store_true", help="keep the journal of the last run")
