@@ -29,20 +29,23 @@ import sys
 import tempfile
 import threading
 import time
-from collections import defaultdict
 from pathlib import Path
 
 # bench/ holds scripts named like the packages (devices.py, engine.py): import the packages.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-USER, PASSWORD = "bench", "bench password 1"
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
-
+sys.path.append(str(Path(__file__).parent))  # after the packages: bench's own helpers
+from simtables import (  # noqa: E402
+    PASSWORD,
+    USER,
+    Browser,
+    cpu_s,
+    listen,
+    percentile,
+    prepare,
+    push,
+)
 
 # --- the dashboard process -------------------------------------------------------------------
 
@@ -76,161 +79,7 @@ def serve(folder: Path, port: int, tables: list[str]) -> None:
         feed.stop()
 
 
-# --- the tables ------------------------------------------------------------------------------
-
-
-def prepare(folder: Path, tables: int, hands: int) -> dict[str, dict[str, list[dict]]]:
-    """Each table's rows, by file, made by the engine from real hands."""
-    from tests.dashboard.appliance import REAL, write_table
-
-    out = {}
-    for i in range(tables):
-        name = f"t{i + 1:02d}"
-        made = write_table(
-            folder / "source" / name, name, hands=hands, seed=i, first=(i * 7) % (len(REAL) - hands)
-        )
-        out[name] = {
-            kind: [json.loads(line) for line in made.file(kind).read_text().splitlines()]
-            for kind in ("events", "alerts", "hands")
-        }
-    return out
-
-
-def push(
-    folder: Path,
-    rows: dict[str, dict[str, list[dict]]],
-    hand_s: float,
-    seconds: float,
-    alert_times: dict[str, float],
-    epoch: int,
-) -> None:
-    """Write the tables' files at their pace for ``seconds`` (a process of its own); ``epoch``
-    keeps each phase's hands, seqs and alert ids apart from the others'."""
-    live = folder / "live"
-    live.mkdir(parents=True, exist_ok=True)
-    frame = (folder / "frame.jpg").read_bytes()
-    start = time.monotonic()
-    plan: list[tuple[float, str, str, dict]] = []
-    for t_index, (table, kinds) in enumerate(rows.items()):
-        offset = t_index * hand_s / len(rows)  # the tables are not in step
-        hand_of_seq: dict[int, int] = {}
-        starts: list[int] = []
-        for e in kinds["events"]:
-            if e["type"] == "hand_start":
-                starts.append(e["seq"])
-        for e in kinds["events"]:
-            hand_of_seq[e["seq"]] = sum(1 for s in starts if s <= e["seq"]) - 1
-        per_hand: dict[int, list[dict]] = defaultdict(list)
-        for e in kinds["events"]:
-            per_hand[hand_of_seq[e["seq"]]].append(e)
-        when_seq: dict[int, float] = {}
-        loop = 0
-        while True:
-            base = offset + loop * len(per_hand) * hand_s
-            if base > seconds:
-                break
-            for h, events in per_hand.items():
-                for k, e in enumerate(events):
-                    at = base + h * hand_s + hand_s * k / max(1, len(events))
-                    when_seq[e["seq"] + (epoch * 1000 + loop) * 100_000] = at
-                    seq = e["seq"] + (epoch * 1000 + loop) * 100_000
-                    row = dict(e, seq=seq)
-                    if e["type"] == "hand_start":
-                        row["hand"] = f"{epoch}.{loop}-{e['hand']}"
-                    plan.append((at, table, "events", row))
-            for a in kinds["alerts"]:
-                at = when_seq.get(a["seq"] + (epoch * 1000 + loop) * 100_000)
-                if at is not None:
-                    row = dict(
-                        a,
-                        hand=f"{epoch}.{loop}-{a['hand']}",
-                        seq=a["seq"] + (epoch * 1000 + loop) * 100_000,
-                    )
-                    row["id"] = f"{table}-{epoch}.{loop}-{a['id']}"
-                    plan.append((at, table, "alerts", row))
-            for s in kinds["hands"]:
-                hand_index = int(s["hand"]) - 1
-                plan.append(
-                    (
-                        base + (hand_index + 1) * hand_s - 0.01,
-                        table,
-                        "hands",
-                        dict(s, hand=f"{epoch}.{loop}-{s['hand']}"),
-                    )
-                )
-            loop += 1
-        for second in range(int(seconds) + 1):
-            plan.append((second + offset % 1, table, "camera", {}))
-    plan.sort(key=lambda p: p[0])
-    files = {}
-    for at, table, kind, row in plan:
-        if at > seconds:
-            break
-        wait = start + at - time.monotonic()
-        if wait > 0:
-            time.sleep(wait)
-        if kind == "camera":
-            folder_c = live / f"{table}.cameras"
-            folder_c.mkdir(exist_ok=True)
-            (folder_c / "overhead.jpg.part").write_bytes(frame)
-            os.replace(folder_c / "overhead.jpg.part", folder_c / "overhead.jpg")
-            (folder_c / "overhead.json").write_text(
-                json.dumps(
-                    {"camera": "overhead", "wall": time.time(), "fps": 30.0, "detector_fps": 10.0}
-                )
-            )
-            continue
-        if kind in ("alerts", "hands"):
-            row["wall"] = time.time()
-        if kind == "hands":
-            row["started_wall"] = time.time() - hand_s
-        key = (table, kind)
-        if key not in files:
-            files[key] = (live / f"{table}.{kind}.jsonl").open("a")
-        if kind == "alerts":
-            alert_times[row["id"]] = time.monotonic()
-        files[key].write(json.dumps(row) + "\n")
-        files[key].flush()
-
-
 # --- the browsers ----------------------------------------------------------------------------
-
-
-class Browser:
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.cookie = ""
-        self.login()
-
-    def request(
-        self, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None
-    ) -> tuple[int, bytes, float]:
-        all_headers = {"Cookie": self.cookie, **(headers or {})}
-        started = time.monotonic()
-        self.conn.request(method, path, body=body, headers=all_headers)
-        response = self.conn.getresponse()
-        data = response.read()
-        took = time.monotonic() - started
-        for name, value in response.getheaders():
-            if name.lower() == "set-cookie":
-                cookie = value.split(";")[0]
-                jar = dict(c.split("=", 1) for c in self.cookie.split("; ") if "=" in c)
-                key, val = cookie.split("=", 1)
-                jar[key] = val
-                self.cookie = "; ".join(f"{k}={v}" for k, v in jar.items())
-        return response.status, data, took
-
-    def login(self) -> None:
-        self.request("GET", "/login")
-        token = dict(c.split("=", 1) for c in self.cookie.split("; "))["feltwatch_login"]
-        from urllib.parse import urlencode
-
-        body = urlencode({"username": USER, "password": PASSWORD, "csrf": token, "next": "/"})
-        status, _, _ = self.request(
-            "POST", "/login", body, {"Content-Type": "application/x-www-form-urlencoded"}
-        )
-        assert status == 303, f"login: {status}"
 
 
 def browse(
@@ -265,39 +114,6 @@ def browse(
                     status, _, took = browser.request("GET", f"/hands/{h['table']}/{h['hand']}")
                     out.append(("page /hands/T/H", took))
         time.sleep(rng.uniform(0.2, 0.8))  # a person reading
-
-
-def listen(browser: Browser, stop: threading.Event, got: dict[str, float]) -> None:
-    """One browser's live push, until ``stop``: when each alert arrived. (Read from the raw
-    socket: each event is one chunk of the response, so its lines arrive whole.)"""
-    import select
-    import socket
-
-    sock = socket.create_connection(("127.0.0.1", browser.port))
-    request = (
-        f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {browser.cookie}\r\n"
-        "Accept: text/event-stream\r\n\r\n"
-    )
-    sock.sendall(request.encode())
-    buffer = b""
-    kind = ""
-    while not stop.is_set():
-        ready, _, _ = select.select([sock], [], [], 0.25)
-        if not ready:
-            continue
-        data = sock.recv(65536)
-        if not data:
-            break
-        now = time.monotonic()
-        buffer += data
-        *lines, buffer = buffer.split(b"\n")
-        for line in lines:
-            text = line.decode(errors="replace").strip()
-            if text.startswith("event:"):
-                kind = text[6:].strip()
-            elif text.startswith("data:") and kind == "alert":
-                got.setdefault(json.loads(text[5:])["id"], now)
-    sock.close()
 
 
 def phase(
@@ -378,11 +194,6 @@ def run_browsers(
     for t in threads:
         t.join()
     return out
-
-
-def cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:

@@ -147,6 +147,11 @@ def mosquitto_config(folder: Path, port: int, passwords: Path | None, acl: Path 
         "persistence true",
         f"persistence_location {folder}/",
         "log_dest stdout",
+        # as deploy/mosquitto/feltwatch.conf: the default queue (1000 messages a client) drops
+        # what a central service that is away or busy has not taken yet
+        "max_queued_messages 1000000",
+        "max_queued_bytes 0",
+        "max_inflight_messages 100",
     ]
     if os.geteuid() == 0:  # a test's server: stay root (it reads the test's private folder)
         lines.append("user root")
