@@ -9,11 +9,12 @@ Kinds: ``events`` (the table event log v1), ``alerts``, ``hands`` (a closed hand
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from dashboard.store import AlertRow, AlertStatus, ClipRow, HealthRow, Store
+from dashboard.store import AlertRow, AlertStatus, ClipRow, HealthRow, Store, StoreError
 from engine.alerts import alert_id
 
 DEALER = "dealer (light button)"
@@ -91,6 +92,12 @@ class Applier:
         self.store.put_light(table, look, at)
         if row.get("cause") == "light button":
             self.store.acknowledge_table(table, DEALER, at)
+        elif row.get("cause") == "dashboard" and row.get("alert"):
+            # acknowledged on another dashboard (the table's own, or the floor's): the same here
+            with contextlib.suppress(StoreError):  # an alert this store does not have (yet)
+                alert = self.store.alert(str(row["alert"]))
+                if alert is not None and alert.status == AlertStatus.OPEN:
+                    self.store.acknowledge(alert.id, str(row.get("user") or "?"), at)
 
     def _health(self, table: str, row: Mapping[str, Any]) -> None:
         self.store.put_health(

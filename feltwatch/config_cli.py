@@ -12,6 +12,8 @@ EXIT_OK, EXIT_BAD_INPUT = 0, 1
 def cmd_config_validate(args: argparse.Namespace) -> int:
     from feltwatch.config import ConfigError, load
 
+    if args.central:
+        return _validate_central(args.file)
     try:
         config = load(Path(args.file))
     except ConfigError as exc:
@@ -28,10 +30,29 @@ def cmd_config_validate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _validate_central(file: str) -> int:
+    from feltwatch.central_config import load_central
+    from feltwatch.config import ConfigError
+
+    try:
+        config = load_central(Path(file))
+    except ConfigError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    broker = config.broker
+    print(
+        f"{file}: OK: central service; broker {broker.host}:{broker.port}"
+        f"{' (TLS)' if broker.tls_ca else ''}; dashboard port {config.dashboard.port}"
+    )
+    return EXIT_OK
+
+
 def add_config_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     config = commands.add_parser("config", help="the appliance configuration").add_subparsers(
         dest="config_command", required=True, metavar="SUBCOMMAND"
     )
     p = config.add_parser("validate", help="check a configuration file, name every bad field")
     p.add_argument("file", metavar="FILE.yaml")
+    p.add_argument("--central", action="store_true", help="FILE is central.yaml")
     p.set_defaults(run=cmd_config_validate)

@@ -54,3 +54,18 @@ def test_a_replaced_file_is_read_from_its_start(tmp_path: Path) -> None:
     feed.poll()  # shorter than what was read: a new file
     t = store.table(table.name)
     assert t is not None and t.light == "red fast"
+
+
+def test_an_acknowledgement_on_another_dashboard_is_taken_here(tmp_path: Path) -> None:
+    table = write_table(tmp_path, hands=2)
+    files = TableFiles(table=table.name, journal_dir=table.journal_dir)
+    store = SqliteStore(tmp_path / "d.sqlite3")
+    feed = Feed(store, [files])
+    feed.poll()
+    first, second = store.alerts()[-1], store.alerts()[0]
+    row = {"colour": "green", "pattern": "steady", "cause": "dashboard", "user": "sup (central)",
+           "alert": first.id, "wall": 9.0}  # fmt: skip
+    table.file("light").write_text(json.dumps(row) + "\n")
+    feed.poll()
+    assert store.alert(first.id).acknowledged_by == "sup (central)"  # type: ignore[union-attr]
+    assert store.alert(second.id).status == "open"  # type: ignore[union-attr]

@@ -76,3 +76,28 @@ def test_every_bad_field_is_named_with_the_file(
 def test_a_missing_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["config", "validate", str(tmp_path / "nope.yaml")]) == 1
     assert f"{tmp_path / 'nope.yaml'}: cannot read" in capsys.readouterr().err
+
+
+def test_the_central_example_names_the_secret_files_it_needs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["config", "validate", "--central", str(DEPLOY / "central.yaml")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    names = [line.split(": ")[1] for line in err]
+    assert names == [
+        "dashboard.tls_cert",
+        "dashboard.tls_key",
+        "broker.password_file",
+        "broker.tls_ca",
+        "store.password_file",
+    ]
+
+
+def test_a_central_config_without_a_store_is_refused(tmp_path: Path) -> None:
+    from feltwatch.central_config import load_central
+
+    path = tmp_path / "central.yaml"
+    path.write_text("broker: {host: b, port: 70000}\n")
+    with pytest.raises(ConfigError) as caught:
+        load_central(path)
+    assert [p.split(": ")[1] for p in caught.value.problems] == ["broker.port", "store"]
