@@ -52,9 +52,14 @@ def push(
     alert_times: dict[str, float],
     epoch: int,
     event_times: dict[str, float] | None = None,
+    skip_s: float = 0.0,
+    counts: dict[str, int] | None = None,
 ) -> None:
     """Write the tables' files at their pace for ``seconds`` (a process of its own); ``epoch``
-    keeps each phase's hands, seqs and alert ids apart from the others'."""
+    keeps each phase's hands, seqs and alert ids apart from the others'. ``skip_s``: the first
+    seconds of the tables' session are written at once (not timed), the rest at its pace.
+    ``counts``: ``rows`` (event and alert lines written) and ``timed`` (those at the pace)."""
+    written = timed_rows = 0
     live = folder / "live"
     live.mkdir(parents=True, exist_ok=True)
     frame = (folder / "frame.jpg").read_bytes()
@@ -112,9 +117,11 @@ def push(
             plan.append((second + offset % 1, table, "camera", {}))
     plan.sort(key=lambda p: p[0])
     files = {}
-    for at, table, kind, row in plan:
+    for at_in_session, table, kind, row in plan:
+        at = at_in_session - skip_s
         if at > seconds:
             break
+        timed = at >= 0
         wait = start + at - time.monotonic()
         if wait > 0:
             time.sleep(wait)
@@ -136,12 +143,17 @@ def push(
         key = (table, kind)
         if key not in files:
             files[key] = (live / f"{table}.{kind}.jsonl").open("a")
-        if kind == "alerts":
+        if kind == "alerts" and timed:
             alert_times[row["id"]] = time.monotonic()
-        elif kind == "events" and event_times is not None:
+        elif kind == "events" and event_times is not None and timed:
             event_times[f"{table}:{row['seq']}"] = time.monotonic()
         files[key].write(json.dumps(row) + "\n")
         files[key].flush()
+        if kind in ("events", "alerts"):
+            written += 1
+            timed_rows += timed
+    if counts is not None:
+        counts["rows"], counts["timed"] = written, timed_rows
 
 
 class Browser:

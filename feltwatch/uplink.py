@@ -203,6 +203,11 @@ class Uplink:
             with self._lock:
                 if sum(len(s.pending) for s in self._streams) >= MAX_IN_FLIGHT:
                     return count
+                with contextlib.suppress(OSError):
+                    if stream.path.stat().st_size < stream.acked:  # a new file: from its start
+                        stream.acked = stream.sent = 0
+                        stream.pending.clear()
+                        stream.ends.clear()
                 start = stream.sent
             for line in new_lines(stream.path, start, max_bytes=1 << 20):
                 if count >= BATCH_LINES:
