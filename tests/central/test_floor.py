@@ -61,9 +61,11 @@ def test_three_tables_reach_the_floor_through_a_broker_outage_and_a_central_rest
         assert add.returncode == 0
         central = feltwatch("central", "--config", str(config), log=tmp_path / "central.log")
         wait_port(port)
-        demos = [
+        demos = [  # t1 stays up after its hands (its dashboard on): its light is acknowledged later
             feltwatch("demo", "--dir", str(tmp_path / name), "--table", name, "--seed", str(i),
-                      "--hands", "3", "--speed", "4", "--vision", "truth", "--port", "0",
+                      "--hands", "3", "--speed", "4", "--vision", "truth",
+                      *(["--port", str(free_port()), "--stay"] if name == "t1"
+                        else ["--port", "0"]),
                       "--central", f"127.0.0.1:{broker.port}", log=tmp_path / f"{name}.log")
             for i, name in enumerate(TABLES, 1)
         ]  # fmt: skip
@@ -76,8 +78,12 @@ def test_three_tables_reach_the_floor_through_a_broker_outage_and_a_central_rest
         central.wait(30)
         central = feltwatch("central", "--config", str(config), log=tmp_path / "central.log")
         wait_port(port)
-        for demo in demos:
-            assert demo.wait(timeout=400) == 0, (tmp_path / "t1.log").read_text()[-3000:]
+        for demo, name in zip(demos[1:], TABLES[1:], strict=True):
+            assert demo.wait(timeout=400) == 0, (tmp_path / f"{name}.log").read_text()[-3000:]
+        deadline = time.monotonic() + 400
+        while "the hands are over" not in (tmp_path / "t1.log").read_text():
+            assert time.monotonic() < deadline and demos[0].poll() is None
+            time.sleep(0.2)
 
         raised = {
             name: rows(tmp_path / name / "journal" / f"{name}.alerts.jsonl") for name in TABLES
@@ -106,6 +112,7 @@ def test_three_tables_reach_the_floor_through_a_broker_outage_and_a_central_rest
         assert central_store()[2] == sum(len(ids) for ids in want.values())  # no copies
 
         client = httpx.Client(base_url=f"http://127.0.0.1:{port}")
+        assert client.get("/api/alerts").status_code == 401  # the floor's dashboard: its roles
         login = client.get("/login")
         assert login.status_code == 200
         form = {"username": "sup", "password": PASSWORD, "csrf": client.cookies["feltwatch_login"]}
@@ -118,5 +125,27 @@ def test_three_tables_reach_the_floor_through_a_broker_outage_and_a_central_rest
         assert listed == set().union(*want.values())
         tables = {t["name"]: t for t in client.get("/api/tables").json()}
         assert set(tables) == set(TABLES)
+
+        # acknowledged on the floor -> the broker -> t1's uplink -> its engine -> its light
+        alert = next(iter(want["t1"]))
+        csrf = {"X-CSRF-Token": client.get("/api/me").json()["csrf"]}
+        done = client.post(f"/api/alerts/{alert}/ack", headers=csrf).json()
+        assert (done["status"], done["acknowledged_by"]) == ("acknowledged", "sup")
+        light = tmp_path / "t1" / "journal" / "t1.light.jsonl"
+        deadline = time.monotonic() + 30
+        while not [r for r in rows(light) if r.get("alert") == alert]:
+            assert time.monotonic() < deadline, "the acknowledgement never reached t1's light"
+            time.sleep(0.2)
+        told = next(r for r in rows(light) if r.get("alert") == alert)
+        assert (told["colour"], told["cause"], told["user"]) == (
+            "green",
+            "dashboard",
+            "sup (central)",
+        )
+        demos[0].send_signal(signal.SIGINT)
+        assert demos[0].wait(60) == 0
+        with psycopg.connect(dsn) as db:
+            actions = [r[0] for r in db.execute("SELECT action FROM audit WHERE user_name = 'sup'")]
+        assert "login" in actions and "acknowledge" in actions  # the floor's audit log
         central.send_signal(signal.SIGTERM)
         central.wait(30)
