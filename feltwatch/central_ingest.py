@@ -8,6 +8,7 @@ together are stored in one transaction.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -139,6 +140,12 @@ class Ingest:
             message += f"; {state['dropped']} lines dropped (queue over budget)"
         detail = {k: v for k, v in state.items() if k in ("hand", "queue_bytes", "dropped")}
         self.apply.health(table, "uplink", "connected" if online else "offline", message, **detail)
+        sent = float(state.get("wall") or time.time())
+        for camera in state.get("cameras") or ():
+            # its age when the state was sent (the state comes every 10 s; clocks may differ)
+            seen = dict(camera, wall=time.time() - (sent - float(camera.get("wall") or sent)))
+            with contextlib.suppress(RowError, TypeError, ValueError):
+                self.apply.row(table, "camera", seen)
         known = self.store.table(table)
         if state.get("light") and (known is None or known.light != state["light"]):
             self.store.put_light(table, str(state["light"]), time.time())

@@ -248,6 +248,7 @@ class Uplink:
             "hand": self.last_hand,
             "queue_bytes": self.waiting(),
             "dropped": self.dropped,
+            "cameras": self.files.camera_rows(),  # the pipeline's figures (fps, frames dropped)
             "wall": time.time(),
         }
         self.client.publish(wire.topic(self.table, "state"), json.dumps(state), qos=1, retain=True)

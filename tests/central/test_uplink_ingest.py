@@ -143,10 +143,16 @@ def test_a_restarted_uplink_resumes_from_what_the_broker_acknowledged(
     tmp_path: Path, broker: Mosquitto, store: PostgresStore
 ) -> None:
     table = Half(write_table(tmp_path / "src", "t9", hands=4), tmp_path / "live")
+    figures = {"camera": "overhead", "wall": time.time(), "fps": 29.8, "frames_dropped": 3}
+    table.files.cameras_dir.mkdir(parents=True)
+    (table.files.cameras_dir / "overhead.json").write_text(json.dumps(figures))
     ingest = central(broker, store)
     link = uplink(broker, table.files, [])
     table.write(0)
     wait_for(lambda: link.waiting() == 0, why="first half acknowledged")
+    wait_for(lambda: any(h.source == "camera:overhead" for h in store.health("t9")), why="camera")
+    camera = next(h for h in store.health("t9") if h.source == "camera:overhead")
+    assert (camera.status, camera.detail["frames_dropped"]) == ("running", 3)  # in the state
     link.stop()
     saved = json.loads((table.files.journal_dir / "t9.uplink.json").read_text())
     assert saved["acked"]["events"] == table.files.file("events").stat().st_size
