@@ -281,12 +281,8 @@ def _export(request: Request, who: Who, records: list[HandRecord], stem: str, fm
             data = csv_summary(records).encode()
         else:
             roots = {t: f.media_root for t, f in settings_of(request).tables.items()}
-            by_table: dict[Path | None, list[HandRecord]] = {}
-            for r in records:
-                by_table.setdefault(roots.get(r.hand.table), []).append(r)
             about = {"exported_by": who.name, "exported_at": time.time()}
-            root = next(iter(by_table)) if len(by_table) == 1 else None
-            data = bundle(records, root, about)
+            data = bundle(records, roots, about)
     except ExportError as exc:
         raise HTTPException(422, str(exc)) from None
     audit(request, who, f"export {fmt}", stem, f"{len(records)} hand(s)")

@@ -125,10 +125,13 @@ def _iso(at: float | None) -> str:
 
 
 def bundle(
-    records: Sequence[HandRecord], media_root: Path | None, about: Mapping[str, Any]
+    records: Sequence[HandRecord],
+    media_roots: Mapping[str, Path | None],
+    about: Mapping[str, Any],
 ) -> bytes:
-    """The review bundle as ZIP bytes. ``media_root`` is where clip paths are relative to; a
-    clip missing on disk is listed in the manifest's ``missing`` instead of failing the bundle."""
+    """The review bundle as ZIP bytes. ``media_roots``: by table, where its clip paths are
+    relative to (none: the clips stay on the table); a clip missing on disk is listed in the
+    manifest's ``missing`` instead of failing the bundle."""
     files: dict[str, bytes] = {}
     missing: list[str] = []
     files["hands.phh" if len(records) == 1 else "hands.phhs"] = phh(records).encode()
@@ -144,7 +147,14 @@ def bundle(
                 name = f"{kind}/{record.name}/{Path(relative).name}"
                 if name in files:
                     continue  # alerts of one moment share a clip
-                source = (media_root / relative) if media_root is not None else None
+                root = media_roots.get(record.hand.table)
+                source = (root / relative).resolve() if root is not None else None
+                if (
+                    source is not None
+                    and root is not None
+                    and not source.is_relative_to(root.resolve())
+                ):
+                    source = None  # a path out of the recording folder: not ours to send
                 try:
                     if source is None:
                         raise FileNotFoundError(relative)

@@ -303,3 +303,14 @@ def test_the_live_push_sends_new_alerts_from_where_the_browser_was(site: Site) -
         "acknowledged",
         "super1",
     )
+
+
+def test_a_search_bundle_holds_the_clips_of_its_hands(site: Site) -> None:
+    client = site.client("super1")
+    response = client.get(f"/api/export/search.zip?table={site.table.name}")
+    assert verify_bundle(response.content) == []
+    with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
+        names = archive.namelist()
+        manifest = json.loads(archive.read("manifest.json"))
+    assert "hands.phhs" in names and any(n.startswith("clips/") for n in names)
+    assert len(manifest["hands"]) == len(site.table.hands) and manifest["missing"] == []
