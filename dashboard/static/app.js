@@ -127,13 +127,33 @@ document.addEventListener("click", async (ev) => {
 
 // --- the live table ----------------------------------------------------------------------
 
+// The figures a person reads (a camera's pipeline, a table's uplink), in words.
+const FIGURES = [
+  ["fps", (v) => `${v} frames/s`],
+  ["detector_fps", (v) => `detector ${v}/s`],
+  ["frames_dropped", (v) => `${v} frames dropped`],
+  ["observations_waiting", (v) => (v ? `${v} observations waiting` : "")],
+  ["observations_lost", (v) => (v ? `${v} observations lost` : "")],
+  ["engine_connected", (v) => (v ? "" : "engine not connected")],
+  ["recording_error", (v) => (v ? `recording: ${v}` : "")],
+  ["queue_bytes", (v) => (v ? `${Math.round(v / 1024)} KiB queued` : "")],
+  ["dropped", (v) => (v ? `${v} lines dropped` : "")],
+];
+
+function healthDetail(detail) {
+  return FIGURES.filter(([key]) => key in detail).map(([key, say]) => say(detail[key]))
+    .filter(Boolean).join(" · ");
+}
+
 const liveTable = document.querySelector("[data-live-table]");
 let refreshing = null;
 
 function renderTable(state) {
   const root = liveTable;
   const hand = state.hand;
-  root.querySelector("[data-light]").textContent = state.table.light || "light: unknown";
+  const light = root.querySelector("[data-light]");
+  light.textContent = state.table.light || "light: unknown";
+  light.dataset.colour = (state.table.light || "").split(" ")[0];
   root.querySelector("[data-hand]").textContent = hand ? `${hand.hand}${hand.ended ? " (ended)" : ""}` : "none yet";
   root.querySelector("[data-hand-line]").textContent = hand
     ? `button seat ${hand.button} · ${hand.street}` + (hand.blinds ? ` · blinds ${hand.blinds.sb}/${hand.blinds.bb}` : "")
@@ -153,8 +173,7 @@ function renderTable(state) {
   health.replaceChildren(...state.health.map((h) => {
     const tr = document.createElement("tr");
     tr.className = "health-" + h.status;
-    const extra = Object.entries(h.detail || {}).filter(([k]) => !["camera"].includes(k))
-      .map(([k, v]) => `${k} ${v}`).join(" · ");
+    const extra = healthDetail(h.detail || {});
     tr.append(text("td", h.source), text("td", h.status), text("td", [h.message, extra].filter(Boolean).join(" — ")));
     return tr;
   }));
