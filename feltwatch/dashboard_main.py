@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -71,7 +72,12 @@ def resolve(config_path: Path, file: Path | None) -> str | None:
 def run(config: Config, config_path: Path) -> int:
     with contextlib.suppress(OSError):
         os.nice(NICE)
-    store = open_store(config)
+    try:
+        store = open_store(config)
+    except (OSError, sqlite3.Error) as exc:  # a folder it may not write, a broken file...
+        where = config.dashboard.store
+        print(f"[{config.table.name}] dashboard: cannot open its store {where}: {exc}", flush=True)
+        return 2
     files = table_files(config)
     feed = Feed(store, [files]).start()
     light = LightLink(paths(config)["socket"])

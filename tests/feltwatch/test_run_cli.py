@@ -34,3 +34,20 @@ def test_run_refuses_a_broken_configuration_naming_the_field(
 def test_demo_refuses_impossible_settings(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--hands", "0"]) == 1
     assert "--hands: at least 1" in capsys.readouterr().err
+
+
+def test_a_dashboard_that_cannot_open_its_store_says_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from feltwatch.dashboard_main import main as dashboard_main
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the store's folder should be")
+    config = tmp_path / "table.yaml"
+    config.write_text(
+        f"table: {{name: T, sb: 5, bb: 10}}\njournal: {{dir: {tmp_path}/j}}\n"
+        f"dashboard: {{store: {blocker}/d.sqlite3}}\n"
+    )
+    assert dashboard_main(["--config", str(config)]) == 2
+    out = capsys.readouterr().out
+    assert f"cannot open its store {blocker}/d.sqlite3" in out
