@@ -34,7 +34,6 @@ class Ingest:
         self.stored = 0
         self.bad = 0
         self.connected = False
-        self.last_stored_ns = 0
         self._inbox: queue.Queue[mqtt.MQTTMessage | None] = queue.Queue()
         self._host, self._port, self._keepalive_s = host, port, keepalive_s
         client.on_connect = self._connected
@@ -126,7 +125,6 @@ class Ingest:
                 self.apply.health(table, "central", "warning", message_text)
             self.stored += 1
         self._flush(events)
-        self.last_stored_ns = time.monotonic_ns()
 
     def _flush(self, events: dict[str, list[dict[str, Any]]]) -> None:
         for table, rows in events.items():

@@ -117,15 +117,6 @@ class SqlStore:
 
     # --- the appliance's output ---
 
-    def put_table(self, name: str, config: Mapping[str, Any], at: float) -> None:
-        with self._tx() as db:
-            db.execute(
-                "INSERT INTO poker_tables (name, config, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (name) DO UPDATE SET config = excluded.config,"
-                " updated_at = excluded.updated_at",
-                (name, _json(config), at),
-            )
-
     def put_events(self, table: str, rows: Sequence[Mapping[str, Any]], at: float) -> int:
         """Store event-log lines (copies by ``seq`` are ignored); returns how many were new."""
         if not rows:
