@@ -118,22 +118,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:
 
     @app.get("/login", response_class=HTMLResponse)
     def login_page(request: Request, next: str = "/", error: str = "") -> Response:
-        token = new_token()
-        response = page(
-            request,
-            "login.html",
-            None,
-            {"next": _safe_next(next), "csrf": token, "error": error, "demo": settings.demo},
-        )
-        response.set_cookie(
-            LOGIN_COOKIE,
-            token,
-            httponly=True,
-            samesite="strict",
-            secure=settings.secure_cookies,
-            max_age=3600,
-        )
-        return response
+        return _login_again(request, next, error, 200)
 
     @app.post("/login")
     def login(
@@ -180,6 +165,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:
         return response
 
     def _login_again(request: Request, next: str, error: str, status: int) -> Response:
+        """The login form, with a fresh token for its CSRF cookie."""
         token = new_token()
         response = page(
             request,

@@ -7,7 +7,6 @@ dashboard per table. An acknowledgement there goes to the table (its light) over
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import sys
@@ -21,7 +20,7 @@ from dashboard.store.postgres import PostgresStore
 from feltwatch import mqtt as wire
 from feltwatch.central_config import CentralConfig, load_central
 from feltwatch.central_ingest import Ingest
-from feltwatch.config import ConfigError
+from feltwatch.config import config_main
 from feltwatch.dashboard_main import resolve
 
 CLIENT_ID = "feltwatch-central"
@@ -66,15 +65,7 @@ def run(config: CentralConfig, config_path: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="feltwatch-central")
-    parser.add_argument("--config", required=True, type=Path)
-    args = parser.parse_args(argv)
-    try:
-        config = load_central(args.config)
-    except ConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    return run(config, args.config)
+    return config_main("feltwatch-central", argv, run, load_central)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,9 @@ unknown keys are refused and every bad field is named with its path and the file
 
 from __future__ import annotations
 
+import argparse
+import sys
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Literal, TypeVar
@@ -251,3 +254,25 @@ def dashboard_problems(path: Path, section: DashboardSection) -> list[str]:
             "TLS proxy"
         )
     return problems
+
+
+C = TypeVar("C")
+
+
+def config_main(
+    prog: str,
+    argv: list[str] | None,
+    run: Callable[[C, Path], int],
+    loader: Callable[[Path], C],
+) -> int:
+    """A process's ``main``: ``--config FILE`` read by ``loader`` (2 and every problem said on
+    stderr when it cannot be used), then ``run(config, path)``."""
+    parser = argparse.ArgumentParser(prog=prog)
+    parser.add_argument("--config", type=Path, required=True)
+    args = parser.parse_args(argv)
+    try:
+        config = loader(args.config)
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    return run(config, args.config)

@@ -10,7 +10,6 @@ down it waits in the sender's outbox and goes when the engine is back.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import sqlite3
@@ -27,7 +26,7 @@ from dashboard.settings import Settings
 from dashboard.store import Role
 from dashboard.store.sqlite import SqliteStore
 from engine.inputs import AlertAcknowledged
-from feltwatch.config import Config, ConfigError, load
+from feltwatch.config import Config, config_main, load
 from feltwatch.engine_main import paths
 from feltwatch.ipc import ObservationSender
 
@@ -110,15 +109,7 @@ def run(config: Config, config_path: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="feltwatch-dashboard")
-    parser.add_argument("--config", type=Path, required=True)
-    args = parser.parse_args(argv)
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    return run(config, args.config)
+    return config_main("feltwatch-dashboard", argv, run, load)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ Wall-clock times (``wall``) are for people; the engine itself reads no clock.
 
 from __future__ import annotations
 
-import argparse
 import json
 import signal
 import sys
@@ -38,7 +37,7 @@ from engine.inputs import (
     LightState,
 )
 from feltwatch.clips import ClipMaker
-from feltwatch.config import Config, ConfigError, load
+from feltwatch.config import Config, ConfigError, config_main, load
 from feltwatch.engine_core import Proved
 from feltwatch.engine_service import EngineService
 from feltwatch.ipc import ObservationServer
@@ -296,15 +295,7 @@ def run(config: Config, config_path: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="feltwatch-engine")
-    parser.add_argument("--config", type=Path, required=True)
-    args = parser.parse_args(argv)
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    return run(config, args.config)
+    return config_main("feltwatch-engine", argv, run, load)
 
 
 if __name__ == "__main__":

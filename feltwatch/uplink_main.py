@@ -6,7 +6,6 @@ rows to the broker, the central service's acknowledgements to the engine (the li
 
 from __future__ import annotations
 
-import argparse
 import json
 import signal
 import sys
@@ -17,7 +16,7 @@ from typing import Any
 
 from engine.inputs import AlertAcknowledged
 from feltwatch import mqtt as wire
-from feltwatch.config import Config, ConfigError, load
+from feltwatch.config import Config, config_main, load
 from feltwatch.dashboard_main import table_files
 from feltwatch.engine_main import paths
 from feltwatch.ipc import ObservationSender
@@ -25,7 +24,9 @@ from feltwatch.uplink import Uplink
 
 
 def run(config: Config, config_path: Path) -> int:
-    assert config.central is not None
+    if config.central is None:
+        print(f"{config_path}: no central section: nothing to publish to", file=sys.stderr)
+        return 2
     section = config.central
     table = config.table.name
     engine = ObservationSender(paths(config)["socket"]).start()
@@ -82,18 +83,7 @@ def run(config: Config, config_path: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="feltwatch-uplink")
-    parser.add_argument("--config", type=Path, required=True)
-    args = parser.parse_args(argv)
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    if config.central is None:
-        print(f"{args.config}: no central section: nothing to publish to", file=sys.stderr)
-        return 2
-    return run(config, args.config)
+    return config_main("feltwatch-uplink", argv, run, load)
 
 
 if __name__ == "__main__":
