@@ -12,8 +12,6 @@ import os
 import sys
 from pathlib import Path
 
-import uvicorn
-
 from dashboard.app import create_app
 from dashboard.settings import Settings
 from dashboard.store.postgres import PostgresStore
@@ -21,7 +19,7 @@ from feltwatch import mqtt as wire
 from feltwatch.central_config import CentralConfig, load_central
 from feltwatch.central_ingest import Ingest
 from feltwatch.config import config_main
-from feltwatch.dashboard_main import resolve
+from feltwatch.dashboard_main import serve
 
 CLIENT_ID = "feltwatch-central"
 """One central service per broker: its persistent session keeps what arrives while it is down."""
@@ -45,19 +43,8 @@ def run(config: CentralConfig, config_path: Path) -> int:
         store,
         Settings(acknowledge=ingest.acknowledge, secure_cookies=section.secure_cookies),
     )
-    scheme = "https" if section.tls_cert else "http"
-    print(f"central: broker {broker.host}:{broker.port}; dashboard "
-          f"{scheme}://{section.host}:{section.port}", flush=True)  # fmt: skip
     try:
-        uvicorn.run(
-            app,
-            host=section.host,
-            port=section.port,
-            log_level="warning",
-            access_log=False,
-            ssl_certfile=resolve(config_path, section.tls_cert),
-            ssl_keyfile=resolve(config_path, section.tls_key),
-        )
+        serve(app, section, config_path, f"central: broker {broker.host}:{broker.port};")
     finally:
         ingest.stop()
         store.close()

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import uvicorn
+from fastapi import FastAPI
 
 from dashboard.app import create_app
 from dashboard.feed import Feed, TableFiles
@@ -26,7 +27,7 @@ from dashboard.settings import Settings
 from dashboard.store import Role
 from dashboard.store.sqlite import SqliteStore
 from engine.inputs import AlertAcknowledged
-from feltwatch.config import Config, config_main, load
+from feltwatch.config import Config, DashboardSection, config_main, load
 from feltwatch.engine_main import paths
 from feltwatch.ipc import ObservationSender
 
@@ -68,6 +69,21 @@ def resolve(config_path: Path, file: Path | None) -> str | None:
     return str(file if file.is_absolute() else config_path.parent / file)
 
 
+def serve(app: FastAPI, section: DashboardSection, config_path: Path, who: str) -> None:
+    """Serve ``app`` as ``section`` says (HTTPS with its certificate) until SIGTERM/SIGINT."""
+    scheme = "https" if section.tls_cert else "http"
+    print(f"{who} dashboard: {scheme}://{section.host}:{section.port}", flush=True)
+    uvicorn.run(
+        app,
+        host=section.host,
+        port=section.port,
+        log_level="warning",
+        access_log=False,
+        ssl_certfile=resolve(config_path, section.tls_cert),
+        ssl_keyfile=resolve(config_path, section.tls_key),
+    )
+
+
 def run(config: Config, config_path: Path) -> int:
     with contextlib.suppress(OSError):
         os.nice(NICE)
@@ -86,20 +102,8 @@ def run(config: Config, config_path: Path) -> int:
         secure_cookies=config.dashboard.secure_cookies,
         demo=config.dashboard.demo_account,
     )
-    app = create_app(store, settings)
-    section = config.dashboard
-    scheme = "https" if section.tls_cert else "http"
-    print(f"[{config.table.name}] dashboard: {scheme}://{section.host}:{section.port}", flush=True)
     try:
-        uvicorn.run(
-            app,
-            host=section.host,
-            port=section.port,
-            log_level="warning",
-            access_log=False,
-            ssl_certfile=resolve(config_path, section.tls_cert),
-            ssl_keyfile=resolve(config_path, section.tls_key),
-        )
+        serve(create_app(store, settings), config.dashboard, config_path, f"[{config.table.name}]")
     finally:
         feed.stop()
         feed.poll()  # what the engine wrote as it stopped (the dashboard stops last)
