@@ -273,7 +273,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(
         f"[demo] {args.hands} hands, seed {args.seed}, {length_s:.0f} s at {args.speed}x, vision: "
         f"{args.vision}; injected: "
-        + ", ".join(f"hand {e.hand} {e.family}" for e in session.expected),
+        + (", ".join(f"hand {e.hand} {e.family}" for e in session.expected) or "none"),
         flush=True,
     )
     if config.dashboard.enabled:
