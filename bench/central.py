@@ -163,6 +163,7 @@ def main() -> None:
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
         wait_port(port)
+        time.sleep(2.0)  # its MQTT subscription: from then on the broker keeps the tables' rows
         stop_file = folder / "stop-uplinks"
         uplinks = multiprocessing.Process(
             target=run_uplinks, args=(folder, tables, broker.port, stop_file)

@@ -39,6 +39,10 @@ class Ingest:
         client.on_connect = self._connected
         client.on_disconnect = lambda *_: setattr(self, "connected", False)
         client.on_message = lambda _c, _u, message: self._inbox.put(message)
+        client.on_subscribe = self._subscribed
+        self.subscribed = threading.Event()
+        """Set once the broker has taken the subscription: from then on it keeps every table's
+        messages for this service (its persistent session), even while it is away."""
         self._thread = threading.Thread(target=self._run, name="ingest", daemon=True)
 
     def start(self) -> Ingest:
@@ -59,6 +63,11 @@ class Ingest:
             return
         self.connected = True
         client.subscribe(SUBSCRIPTION, qos=1)
+
+    def _subscribed(self, *_: object) -> None:
+        if not self.subscribed.is_set():
+            print(f"central: subscribed to {SUBSCRIPTION}", flush=True)
+        self.subscribed.set()
 
     def acknowledge(self, table: str, alert_id: str, user: str) -> str:
         """The dashboard's acknowledgement -> the table's light (``Settings.acknowledge``)."""

@@ -51,6 +51,13 @@ class Peer:
         self.client.loop_start()
         assert self.ready.wait(10)
 
+    def subscribe(self, topic: str) -> None:
+        """Subscribe and wait for the broker's answer (a message sent before it would be lost)."""
+        done = threading.Event()
+        self.client.on_subscribe = lambda *_: done.set()
+        self.client.subscribe(topic, qos=1)
+        assert done.wait(10), f"no answer to the subscription to {topic}"
+
     def publish(self, topic: str, payload: bytes) -> None:
         self.client.publish(topic, payload, qos=1).wait_for_publish(10)
 
@@ -68,9 +75,8 @@ def wait_for_topic(peer: Peer, topic: str) -> None:
 
 def test_a_table_publishes_only_under_its_own_name(broker: Mosquitto) -> None:
     central, t1, t2 = Peer(broker, "central"), Peer(broker, "t1"), Peer(broker, "t2")
-    central.client.subscribe("feltwatch/#", qos=1)
-    t2.client.subscribe("feltwatch/t1/commands", qos=1)  # another table's commands: not its own
-    time.sleep(0.3)
+    central.subscribe("feltwatch/#")
+    t2.subscribe("feltwatch/t1/commands")  # another table's commands: not its own
     t1.publish("feltwatch/t2/alerts", b"forged")  # refused (silently, as MQTT 3.1.1 does)
     t1.publish("feltwatch/t1/alerts", b"genuine")  # sent after: arrives after a forged one would
     wait_for_topic(central, "feltwatch/t1/alerts")
@@ -78,8 +84,7 @@ def test_a_table_publishes_only_under_its_own_name(broker: Mosquitto) -> None:
 
     central.publish("feltwatch/t2/events", b"forged by central")  # central writes only commands
     central.publish("feltwatch/t1/commands", b"ack")
-    t1.client.subscribe("feltwatch/t1/commands", qos=1)
-    time.sleep(0.3)
+    t1.subscribe("feltwatch/t1/commands")
     central.publish("feltwatch/t1/commands", b"ack 2")
     deadline = time.monotonic() + 10
     while ("feltwatch/t1/commands", b"ack 2") not in t1.got:

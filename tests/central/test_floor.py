@@ -35,6 +35,14 @@ def feltwatch(
     )  # fmt: skip
 
 
+def wait_subscribed(log: Path, times: int) -> None:
+    """Until the central service has said it subscribed ``times`` times (once a start)."""
+    deadline = time.monotonic() + 60
+    while log.read_text().count("central: subscribed") < times:
+        assert time.monotonic() < deadline, log.read_text()[-2000:]
+        time.sleep(0.1)
+
+
 def rows(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
@@ -61,6 +69,7 @@ def test_three_tables_reach_the_floor_through_a_broker_outage_and_a_central_rest
         assert add.returncode == 0
         central = feltwatch("central", "--config", str(config), log=tmp_path / "central.log")
         wait_port(port)
+        wait_subscribed(tmp_path / "central.log", 1)  # its session keeps what comes from then on
         demos = [  # t1 stays up after its hands (its dashboard on): its light is acknowledged later
             feltwatch("demo", "--dir", str(tmp_path / name), "--table", name, "--seed", str(i),
                       "--hands", "3", "--speed", "4", "--vision", "truth",
@@ -78,6 +87,7 @@ def test_three_tables_reach_the_floor_through_a_broker_outage_and_a_central_rest
         central.wait(30)
         central = feltwatch("central", "--config", str(config), log=tmp_path / "central.log")
         wait_port(port)
+        wait_subscribed(tmp_path / "central.log", 2)
         for demo, name in zip(demos[1:], TABLES[1:], strict=True):
             assert demo.wait(timeout=400) == 0, (tmp_path / f"{name}.log").read_text()[-3000:]
         deadline = time.monotonic() + 400

@@ -64,7 +64,9 @@ def uplink(
 def central(broker: Mosquitto, store: PostgresStore) -> Ingest:
     section = wire.BrokerSection(host="127.0.0.1", port=broker.port)
     client = wire.client(section, "feltwatch-central", manual_ack=True)
-    return Ingest(store, client, "127.0.0.1", broker.port).start()
+    ingest = Ingest(store, client, "127.0.0.1", broker.port).start()
+    assert ingest.subscribed.wait(30), "the central service never subscribed"
+    return ingest
 
 
 @pytest.fixture
