@@ -80,6 +80,9 @@ class Feed:
         self.clock = clock
         self.apply = Applier(store, clock)
         self.bad_lines = 0
+        self._offsets: dict[str, int] = {}
+        """Read positions, as kept in the store (read from it once a file: only this feed
+        writes them)."""
         self._cameras_due = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="feed", daemon=True)
@@ -116,7 +119,9 @@ class Feed:
 
     def _follow(self, table: str, kind: str, path: Path) -> None:
         key = str(path)
-        offset = self.store.feed_offset(key)
+        if key not in self._offsets:
+            self._offsets[key] = self.store.feed_offset(key)
+        offset = self._offsets[key]
         end = offset
         events = []
         for line in new_lines(path, offset):
@@ -137,6 +142,7 @@ class Feed:
                 self._bad(table, path, offset, str(exc))
         if end != offset:
             self.store.set_feed_offset(key, end)  # after the rows: each is stored at least once
+            self._offsets[key] = end
 
     def _bad(self, table: str, path: Path, at: int, why: str) -> None:
         self.bad_lines += 1

@@ -276,16 +276,17 @@ class SqlStore:
 
     # --- reading ---
 
+    _TABLES = (
+        "SELECT t.*, (SELECT COUNT(*) FROM alerts a WHERE a.table_name = t.name"
+        " AND a.status = 'open') AS open_alerts FROM poker_tables t"
+    )
+
     def tables(self) -> list[TableRow]:
-        rows = self._rows(
-            "SELECT t.*, (SELECT COUNT(*) FROM alerts a WHERE a.table_name = t.name"
-            " AND a.status = 'open') AS open_alerts FROM poker_tables t ORDER BY t.name"
-        )
-        return [_table(r) for r in rows]
+        return [_table(r) for r in self._rows(self._TABLES + " ORDER BY t.name")]
 
     def table(self, name: str) -> TableRow | None:
-        found = [t for t in self.tables() if t.name == name]
-        return found[0] if found else None
+        rows = self._rows(self._TABLES + " WHERE t.name = ?", (name,))
+        return _table(rows[0]) if rows else None
 
     def health(self, table: str) -> list[HealthRow]:
         rows = self._rows("SELECT * FROM health WHERE table_name = ? ORDER BY source", (table,))
