@@ -11,7 +11,7 @@ frame's arrival) -> the moment the light simulator received the command that fol
 p99, and its parts (input -> engine, engine -> light command, command -> light); CPU seconds of
 the whole process tree per second of the run (the rendering beforehand is not counted).
 
-    .venv/bin/python bench/e2e.py [--hands N] [--seed S]
+    .venv/bin/python bench/e2e.py [--hands N] [--seed S] [--dir FOLDER]
 
 The second camera renders and reads the same table (CPU load and a recording, as a second view
 would); the fusion reads the first camera (the fusion of several views is not built yet).
@@ -39,6 +39,62 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+class ProcessCpu:
+    """CPU seconds of each process under ``root`` (read from /proc while they run; a process's
+    last reading before it exits counts), named by what it runs."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.last: dict[int, tuple[str, float]] = {}
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def sample(self) -> None:
+        parents: dict[int, int] = {}
+        times: dict[int, float] = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+            times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / self.tick
+        for pid in times:
+            ancestor = pid
+            while ancestor not in (self.root, 0, 1) and ancestor in parents:
+                ancestor = parents[ancestor]
+            if ancestor == self.root:
+                name = self.last.get(pid, (None,))[0] or self.name(pid)
+                self.last[pid] = (name, times[pid])
+
+    def name(self, pid: int) -> str:
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+        except OSError:
+            return "?"
+        if pid == self.root:
+            return "demo (simulators)"
+        module = next((a for a in argv if a.startswith("feltwatch.")), "")
+        if module == "feltwatch.camera_main" and "--camera" in argv:
+            return "camera " + argv[argv.index("--camera") + 1]
+        return module.removeprefix("feltwatch.").removesuffix("_main") or argv[0]
+
+    def seconds(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for name, seconds in self.last.values():
+            out[name] = out.get(name, 0.0) + seconds
+        return out
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 def run(cameras: int, hands: int, seed: int, folder: Path) -> dict[str, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
@@ -55,14 +111,22 @@ def run(cameras: int, hands: int, seed: int, folder: Path) -> dict[str, float]:
         str(seed),
         "--cameras",
         str(cameras),
+        "--prerender",  # the cameras play the video rendered beforehand (found in --dir)
+        "--port",
+        str(free_port()),  # the dashboard runs, as on the appliance, on a port nothing holds
     ]
-    subprocess.run(
+    demo = subprocess.Popen(
         command,
-        check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "ORT_DISABLE_TELEMETRY": "1"},
     )
+    per_process = ProcessCpu(demo.pid)
+    while demo.poll() is None:
+        per_process.sample()
+        time.sleep(0.5)
+    if demo.returncode != 0:
+        raise SystemExit(f"feltwatch demo exited with {demo.returncode}")
     wall_s = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -84,6 +148,8 @@ def run(cameras: int, hands: int, seed: int, folder: Path) -> dict[str, float]:
         parts_ms["engine"].append((alert["light_ns"] - alert["received_ns"]) / 1e6)
         parts_ms["to_light"].append((reached - alert["light_ns"]) / 1e6)
     out: dict[str, float] = {"alerts": len(alerts), "wall_s": wall_s, "cpu_s": cpu_s}
+    for name, seconds in per_process.seconds().items():
+        out[f"cpu:{name}"] = seconds
     for source, values in latencies_ms.items():
         if values:
             out[f"{source}_n"] = len(values)
@@ -102,16 +168,25 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, default=4)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--dir", type=Path, help="working folder (keeps the rendered session for the next run)"
+    )
     args = parser.parse_args()
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         from feltwatch.demo_cli import prerender
         from models.synth.session import DemoSession
 
-        prerender(DemoSession(seed=args.seed, hands=args.hands), Path(tmp))  # not counted
+        folder = args.dir or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        prerender(DemoSession(seed=args.seed, hands=args.hands), folder)  # not counted
         for cameras in (2, 1):
-            results[cameras] = run(cameras, args.hands, args.seed, Path(tmp))
+            results[cameras] = run(cameras, args.hands, args.seed, folder)
     for cameras, r in results.items():
+        busiest = sorted(
+            ((k.removeprefix("cpu:"), v) for k, v in r.items() if k.startswith("cpu:")),
+            key=lambda kv: -kv[1],
+        )
         detail = ", ".join(
             f"{source} {r[source + '_p50_ms']:.1f} / {r[source + '_p99_ms']:.1f} ms "
             f"({int(r[source + '_n'])})"
@@ -128,6 +203,10 @@ def main() -> None:
             f"{r['to_engine_p50_ms']:.1f} / {r['to_engine_p99_ms']:.1f} ms, engine -> light "
             f"command {r['engine_p50_ms']:.2f} / {r['engine_p99_ms']:.2f} ms, command -> light "
             f"{r['to_light_p50_ms']:.1f} / {r['to_light_p99_ms']:.1f} ms"
+        )
+        print(
+            "    cores by process: "
+            + ", ".join(f"{name} {seconds / r['wall_s']:.2f}" for name, seconds in busiest)
         )
     two, one = results[2], results[1]
     print(

@@ -220,7 +220,13 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
             return seen, {"passes": passes[0] // 3}
 
     else:
+        import cv2
+
         from vision.chips import chip_set_from_config
+
+        # One core per camera: OpenCV's own thread pool (the frame's decoding, resizing) would
+        # spread each camera over every core and make the cameras wait on each other.
+        cv2.setNumThreads(1)
         from vision.recognise import Recogniser
         from vision.worker import VisionWorker
 

@@ -25,6 +25,8 @@ from models.identity_data import LABELS
 from models.real import ROOT
 from vision.identity import CROP_PX
 
+CHECKPOINT = "identity.pt"
+"""The best epoch's weights, saved in the data folder (``--init`` continues from them)."""
 REAL_SHARE = 0.35
 """Share of real crops in each training batch."""
 
@@ -123,6 +125,12 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    parser.add_argument(
+        "--init",
+        type=Path,
+        help="continue from this checkpoint (the weights a run saves as CHECKPOINT in --data)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "models" / "identity.onnx")
     args = parser.parse_args()
     import torch
@@ -136,7 +144,13 @@ def main() -> int:
     synth_idx, real_idx = np.flatnonzero(~treal), np.flatnonzero(treal)
     print(f"train: {len(synth_idx)} rendered + {len(real_idx)} real; val: {len(vy)}", flush=True)
     model = network()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
+    if args.init is not None and args.init.suffix == ".onnx":
+        from_onnx(model, args.init, to_tensor(tx[rng.choice(len(tx), 512)].astype(np.float32)))
+        print(f"continuing from {args.init}", flush=True)
+    elif args.init is not None:
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+        print(f"continuing from {args.init}", flush=True)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     loss_fn = torch.nn.NLLLoss()  # the network outputs log-probabilities
     steps_per_epoch = max(1, len(tx) // args.batch)
     budget_s = args.minutes * 60
@@ -151,7 +165,7 @@ def main() -> int:
         for _ in range(steps_per_epoch):
             elapsed = (time.monotonic() - start) / budget_s
             for group in optimiser.param_groups:  # cosine decay over the time budget
-                group["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * min(1.0, elapsed)))
+                group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * min(1.0, elapsed)))
             pick = np.concatenate(
                 [rng.choice(real_idx, n_real), rng.choice(synth_idx, args.batch - n_real)]
             )
@@ -171,6 +185,7 @@ def main() -> int:
         if (real_acc, synth_acc) > best:
             best = (real_acc, synth_acc)
             best_state = {k: v.clone() for k, v in model.state_dict().items()}
+            torch.save(best_state, args.data / CHECKPOINT)  # a later run may continue from it
     assert best_state is not None
     model.load_state_dict(best_state)
     model.eval()
@@ -178,6 +193,40 @@ def main() -> int:
     (args.data / "history.json").write_text(json.dumps(history, indent=1))
     print(f"best real valid {best[0]:.4f}, rendered valid {best[1]:.4f} -> {args.out}")
     return 0
+
+
+def from_onnx(model, path: Path, sample) -> None:  # type: ignore[no-untyped-def]
+    """Load the weights of an exported model (``models/identity.onnx``: each batch norm folded
+    into its convolution, as the export does) into ``model`` to train it further. Each batch
+    norm gets the statistics of its convolution's output on ``sample`` and passes it through
+    unchanged but for the folded bias (the same function in training and evaluation mode)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+    convs = [w for name, w in weights.items() if name.startswith("onnx::Conv") and w.ndim == 4]
+    biases = [w for name, w in weights.items() if name.startswith("onnx::Conv") and w.ndim == 1]
+    layers = list(model.body)
+    x = sample
+    with torch.no_grad():
+        for layer in layers:
+            if isinstance(layer, torch.nn.Conv2d):
+                conv_w, conv_b = convs.pop(0), biases.pop(0)
+                layer.weight.copy_(torch.from_numpy(conv_w))
+                x = layer(x)
+                mean, var = x.mean(dim=(0, 2, 3)), x.var(dim=(0, 2, 3), unbiased=False)
+                continue
+            if isinstance(layer, torch.nn.BatchNorm2d):
+                layer.running_mean.copy_(mean)
+                layer.running_var.copy_(var)
+                layer.weight.copy_(torch.sqrt(var + layer.eps))
+                layer.bias.copy_(mean + torch.from_numpy(conv_b))
+            x = layer(x)
+        model.head.weight.copy_(torch.from_numpy(weights["head.weight"]))
+        model.head.bias.copy_(torch.from_numpy(weights["head.bias"]))
+    if convs:
+        raise ValueError(f"{path}: {len(convs)} convolutions left over: not this network")
 
 
 def export(model, out: Path) -> None:  # type: ignore[no-untyped-def]

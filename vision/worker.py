@@ -7,7 +7,9 @@ detections, so a still table costs a motion check per frame and nothing else; th
 the observer see the whole table at every pass. A tile is read once its motion has stopped
 (what the observer reports is what comes to rest); while a hand keeps moving over it, only
 every ``moving_every`` passes (to see the hand); at most ``max_tiles`` tiles a pass, the rest
-wait for the next one.
+wait for the next one. (Reading moving tiles costs 40 % of the worker's time on the demo table,
+but without them a card that lands beside a hand still moving in its tile is reported only
+once the hand has gone: a burn card after the turn card dealt after it.)
 """
 
 from __future__ import annotations
