@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +32,8 @@ from vision.overlay import draw_caption, draw_zones
 from vision.recorder import FOURCC, covered_until, frames_between
 from vision.zones import ZoneMap
 
+CLIP_NICE = 10
+"""The clip thread's nice value (the engine's own threads keep theirs)."""
 SHARE_MARGIN_NS = 1_000_000_000
 """An alert proved within a clip already cut for its hand, at least this long before the clip's
 end, shares that clip (a burst of alerts about one moment makes one clip, not one each)."""
@@ -90,6 +93,11 @@ class ClipMaker:
             self._jobs.append(_Job(proved, ts - self.before_ns, ts + self.after_ns))
 
     def _run(self) -> None:
+        # Cutting a clip decodes and encodes seconds of video: it yields the cores to the
+        # cameras and the engine thread (Linux schedules threads apart; a nice value is a
+        # thread's own there). Evidence may wait a second; an alert to the light may not.
+        with contextlib.suppress(AttributeError, OSError):  # else at the engine's priority
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), CLIP_NICE)
         while not self._stop.wait(0.25):
             self.cut_due()
 
