@@ -29,7 +29,7 @@ import numpy as np
 from engine.alerts import Alert, alert_id
 from feltwatch.engine_core import Proved
 from vision.overlay import draw_caption, draw_zones
-from vision.recorder import FOURCC, covered_until, frames_between
+from vision.recorder import copy_between, covered_until, frames_between
 from vision.zones import ZoneMap
 
 CLIP_NICE = 10
@@ -57,7 +57,6 @@ class ClipMaker:
         before_s: float,
         after_s: float,
         wait_s: float,
-        fps: float = 5.0,
         clock: Callable[[], int] = time.monotonic_ns,
     ) -> None:
         self.root = root
@@ -66,7 +65,6 @@ class ClipMaker:
         self.before_ns = int(before_s * 1e9)
         self.after_ns = int(after_s * 1e9)
         self.wait_ns = int(wait_s * 1e9)
-        self.fps = fps
         self.clock = clock
         self.folder = root / "clips" / table
         self._jobs: list[_Job] = []
@@ -170,24 +168,11 @@ class ClipMaker:
                 manifest.write(json.dumps(row) + "\n")
 
     def _write_clip(self, camera: str, job: _Job, clip: Path) -> tuple[int, np.ndarray | None]:
-        """Write the clip; its frame count and the frame nearest the proof."""
-        frames = 0
-        writer = None
-        best: tuple[int, np.ndarray] | None = None
-        try:
-            for ts_ns, image in frames_between(self.root / camera, job.start_ns, job.end_ns):
-                if writer is None:
-                    h, w = image.shape[:2]
-                    writer = cv2.VideoWriter(str(clip), FOURCC, self.fps, (w, h))
-                writer.write(image)
-                frames += 1
-                gap = abs(ts_ns - job.proved.input_ts_ns)
-                if best is None or gap < best[0]:
-                    best = (gap, image)
-        finally:
-            if writer is not None:
-                writer.release()
-        return frames, best[1] if best is not None else None
+        """Write the clip (the recording's frames copied, not encoded again); its frame count
+        and the frame nearest the proof."""
+        return copy_between(
+            self.root / camera, job.start_ns, job.end_ns, clip, job.proved.input_ts_ns
+        )
 
     def _nearest(self, camera: str, ts_ns: int) -> np.ndarray | None:
         near = frames_between(self.root / camera, ts_ns - NEAR_NS, ts_ns + NEAR_NS)

@@ -224,7 +224,6 @@ def clip_maker(config: Config, config_path: Path) -> ClipMaker:
         before_s=section.clip_before_s,
         after_s=section.clip_after_s,
         wait_s=2 * section.segment_s + 5,
-        fps=section.fps,
     )
 
 

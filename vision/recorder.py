@@ -5,9 +5,10 @@ oldest deleted to keep the camera within its disk budget.
     <dir>/<camera>/<start_ns>.part.avi   the segment being written (and its .ts index)
     <dir>/<camera>/<start_ns>.avi         closed segments; <start_ns>.ts: one ts_ns per frame
 
-Clips are cut from closed segments (``frames_between``). A disk that fills up or fails stops
-the recording with the reason in ``error`` (the camera keeps watching) and it starts again
-with the next segment once there is room.
+Clips are cut from closed segments (``copy_between`` copies the JPEG frames of a moment into a
+clip file without decoding them; ``frames_between`` decodes them). A disk that fills up or
+fails stops the recording with the reason in ``error`` (the camera keeps watching) and it
+starts again with the next segment once there is room.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import av
 import cv2
 import numpy as np
 
@@ -171,24 +173,72 @@ class Recorder:
             self.deleted += 1
 
 
-def frames_between(folder: Path, start_ns: int, end_ns: int) -> Iterator[tuple[int, np.ndarray]]:
-    """The recorded frames with capture times in [start_ns, end_ns], from closed segments."""
+def _recorded(
+    folder: Path, start_ns: int, end_ns: int
+) -> Iterator[tuple[int, av.Packet, av.video.stream.VideoStream]]:
+    """The recorded frames with capture times in [start_ns, end_ns], from closed segments, as
+    the JPEG packets of their files (demultiplexed, not decoded) with the stream of each. A
+    segment that cannot be read any further (cut short by a power cut) gives what it has."""
     for segment in segments(folder):
         if not segment.closed:
             continue
         times = segment.times()
         if not times or times[-1] < start_ns or times[0] > end_ns:
             continue
-        capture = cv2.VideoCapture(str(segment.video))
         try:
-            for ts_ns in times:
-                ok, image = capture.read()
-                if not ok:
-                    break
-                if start_ns <= ts_ns <= end_ns:
-                    yield ts_ns, image
-        finally:
-            capture.release()
+            with av.open(str(segment.video)) as container:
+                stream = container.streams.video[0]
+                packets = (p for p in container.demux(stream) if p.size)  # no flush packets
+                for ts_ns, packet in zip(times, packets, strict=False):
+                    if ts_ns > end_ns:
+                        break
+                    if ts_ns >= start_ns:
+                        yield ts_ns, packet, stream
+        except (av.error.FFmpegError, OSError, IndexError):
+            continue
+
+
+def _decoded(jpeg: bytes) -> np.ndarray | None:
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    return image if isinstance(image, np.ndarray) else None
+
+
+def frames_between(folder: Path, start_ns: int, end_ns: int) -> Iterator[tuple[int, np.ndarray]]:
+    """The recorded frames with capture times in [start_ns, end_ns], from closed segments
+    (only those are decoded)."""
+    for ts_ns, packet, _ in _recorded(folder, start_ns, end_ns):
+        image = _decoded(bytes(packet))
+        if image is not None:
+            yield ts_ns, image
+
+
+def copy_between(
+    folder: Path, start_ns: int, end_ns: int, clip: Path, near_ns: int
+) -> tuple[int, np.ndarray | None]:
+    """Write the recorded frames with capture times in [start_ns, end_ns] to ``clip`` (an AVI)
+    by copying their JPEG data, nothing decoded or encoded again; the number of frames (0:
+    nothing recorded then, no file) and the frame captured nearest ``near_ns``, decoded. A
+    failed write (a full disk) raises ``OSError`` naming the clip."""
+    frames, nearest = 0, None
+    out: av.container.OutputContainer | None = None
+    try:
+        target = None
+        for ts_ns, packet, stream in _recorded(folder, start_ns, end_ns):
+            if out is None:
+                out = av.open(str(clip), "w", format="avi")
+                target = out.add_stream_from_template(stream)
+            if nearest is None or abs(ts_ns - near_ns) < nearest[0]:
+                nearest = (abs(ts_ns - near_ns), bytes(packet))
+            packet.stream = target
+            packet.pts = packet.dts = frames
+            out.mux(packet)
+            frames += 1
+    except av.error.FFmpegError as exc:
+        raise OSError(f"{clip}: {exc}") from exc
+    finally:
+        if out is not None:
+            out.close()
+    return frames, _decoded(nearest[1]) if nearest is not None else None
 
 
 def covered_until(folder: Path) -> int | None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 
-from vision.recorder import Recorder, covered_until, frames_between, segments
+from vision.recorder import Recorder, copy_between, covered_until, frames_between, segments
 
 S = 1_000_000_000
 
@@ -64,3 +65,33 @@ def test_a_full_disk_stops_the_recording_and_it_starts_again_when_there_is_room(
     record(recorder, 12, start_s=106)
     assert recorder.error == ""
     assert segments(tmp_path)[0].start_ns == 110 * S  # tried again a segment after the last try
+
+
+def test_a_clip_copies_the_recorded_frames_without_encoding_them_again(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path / "cam", segment_s=5, budget_bytes=10**9, fps=5)
+    record(recorder, 12)
+    recorder.close()
+    clip = tmp_path / "clip.avi"
+    frames, nearest = copy_between(tmp_path / "cam", 103 * S, 107 * S, clip, 105 * S)
+    recorded = list(frames_between(tmp_path / "cam", 103 * S, 107 * S))
+    assert frames == len(recorded) == 21  # across two segments
+    assert nearest is not None and np.array_equal(nearest, recorded[10][1])
+    capture = cv2.VideoCapture(str(clip))
+    copied = []
+    while (read := capture.read())[0]:
+        copied.append(read[1])
+    assert len(copied) == 21  # the same JPEG data (two JPEG decoders: within a level or two)
+    for a, (_, b) in zip(copied, recorded, strict=True):
+        assert np.abs(a.astype(int) - b.astype(int)).max() <= 2
+    assert copy_between(tmp_path / "cam", 200 * S, 210 * S, tmp_path / "none.avi", 0) == (0, None)
+    assert not (tmp_path / "none.avi").exists()
+
+
+def test_a_segment_cut_short_gives_the_frames_it_has(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path, segment_s=5, budget_bytes=10**9, fps=5)
+    record(recorder, 6)
+    recorder.close()
+    first = segments(tmp_path)[0].video
+    first.write_bytes(first.read_bytes()[: first.stat().st_size // 2])  # a power cut
+    got = [ts for ts, _ in frames_between(tmp_path, 100 * S, 106 * S)]
+    assert 0 < len(got) < 30 and got == sorted(got)
