@@ -31,7 +31,7 @@ from feltwatch.config import CameraSection, Config, ConfigError, load
 from feltwatch.engine_main import paths
 from feltwatch.ipc import ObservationSender
 from feltwatch.live_view import LiveView
-from vision.recorder import Recorder
+from vision.recorder import Recorder, RecordingThread
 
 if TYPE_CHECKING:
     from models.synth.video import Truth
@@ -179,16 +179,17 @@ def zone_config(config: Config, camera: CameraSection, config_path: Path) -> dic
     return loaded
 
 
-def recorder_for(config: Config, camera: CameraSection) -> Recorder | None:
+def recorder_for(config: Config, camera: CameraSection) -> RecordingThread | None:
     section = config.recording
     if not section.enabled:
         return None
-    return Recorder(
+    recorder = Recorder(
         section.dir / camera.name,
         segment_s=section.segment_s,
         budget_bytes=int(section.budget_gb * 1e9 / max(1, len(config.cameras))),
         fps=section.fps,
     )
+    return RecordingThread(recorder)  # the frame loop never waits for the encoder
 
 
 def run(config: Config, camera: CameraSection, config_path: Path) -> int:

@@ -14,7 +14,10 @@ starts again with the next segment once there is room.
 from __future__ import annotations
 
 import contextlib
+import os
+import queue
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -249,3 +252,50 @@ def covered_until(folder: Path) -> int | None:
         if times:
             return times[-1]
     return None
+
+
+class RecordingThread:
+    """A ``Recorder`` fed by the frame loop without making it wait for the JPEG encoder (15-20
+    ms a 1080p frame): the frames to keep queue for a thread that records them at a lower
+    priority than the detector's. If the encoder falls ``queue_frames`` behind (the cores are
+    saturated), the newest frames are not recorded, counted in ``skipped`` and said in
+    ``error``."""
+
+    def __init__(self, recorder: Recorder, *, queue_frames: int = 10, nice: int = 5) -> None:
+        self.recorder = recorder
+        self.nice = nice
+        self.skipped = 0
+        self._queue: queue.Queue[tuple[np.ndarray, int] | None] = queue.Queue(queue_frames)
+        self._last_ns: int | None = None
+        self._thread = threading.Thread(target=self._run, name="recording", daemon=True)
+        self._thread.start()
+
+    @property
+    def error(self) -> str:
+        if self.recorder.error or not self.skipped:
+            return self.recorder.error
+        return f"{self.recorder.folder}: {self.skipped} frames not recorded (encoder behind)"
+
+    def add(self, image: np.ndarray, ts_ns: int) -> None:
+        """Queue a frame if the recording keeps it (at most the recorder's ``fps``)."""
+        if image.size == 0:
+            return
+        if self._last_ns is not None and ts_ns - self._last_ns < self.recorder.frame_ns:
+            return
+        self._last_ns = ts_ns
+        try:
+            self._queue.put_nowait((image, ts_ns))
+        except queue.Full:
+            self.skipped += 1
+
+    def close(self) -> None:
+        """Record what is queued, then close the segment."""
+        self._queue.put(None)
+        self._thread.join()
+        self.recorder.close()
+
+    def _run(self) -> None:
+        with contextlib.suppress(AttributeError, OSError):  # not Linux: at the loop's priority
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
+        while (item := self._queue.get()) is not None:
+            self.recorder.add(*item)

@@ -7,7 +7,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.recorder import Recorder, copy_between, covered_until, frames_between, segments
+from vision.recorder import (
+    Recorder,
+    RecordingThread,
+    copy_between,
+    covered_until,
+    frames_between,
+    segments,
+)
 
 S = 1_000_000_000
 
@@ -95,3 +102,22 @@ def test_a_segment_cut_short_gives_the_frames_it_has(tmp_path: Path) -> None:
     first.write_bytes(first.read_bytes()[: first.stat().st_size // 2])  # a power cut
     got = [ts for ts, _ in frames_between(tmp_path, 100 * S, 106 * S)]
     assert 0 < len(got) < 30 and got == sorted(got)
+
+
+def test_the_recording_thread_records_at_the_recorder_rate_and_counts_what_it_skips(
+    tmp_path: Path,
+) -> None:
+    recorder = Recorder(tmp_path, segment_s=5, budget_bytes=10**9, fps=5)
+    thread = RecordingThread(recorder, queue_frames=30)  # the frames come faster than live
+    for i in range(60):  # 6 s at 10 frames/s: 30 kept at 5 a second
+        thread.add(frame(i), 100 * S + i * S // 10)
+    thread.close()
+    assert thread.skipped == 0 and thread.error == ""
+    assert len(list(frames_between(tmp_path, 0, 200 * S))) == 30
+    behind = Recorder(tmp_path / "b", segment_s=5, budget_bytes=10**9)
+    full = RecordingThread(behind, queue_frames=1)
+    full._queue.put(None)  # the thread stops at once: nothing more is taken from the queue
+    full._thread.join()
+    full.add(frame(1), 100 * S)  # fills the one place
+    full.add(frame(2), 101 * S)
+    assert full.skipped == 1 and "1 frames not recorded" in full.error
