@@ -69,6 +69,7 @@ class ClipMaker:
         self.folder = root / "clips" / table
         self._jobs: list[_Job] = []
         self._lock = threading.Lock()
+        self._cutting = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="clips", daemon=True)
         self.made: list[dict[str, object]] = []
@@ -100,6 +101,12 @@ class ClipMaker:
             self.cut_due()
 
     def cut_due(self) -> None:
+        """Cut the clips whose moment is recorded (or that waited long enough). One caller at a
+        time: the clip thread, and the engine once more as it stops."""
+        with self._cutting:
+            self._cut_due()
+
+    def _cut_due(self) -> None:
         now = self.clock()
         with self._lock:
             jobs = list(self._jobs)

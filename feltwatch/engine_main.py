@@ -287,8 +287,8 @@ def run(config: Config, config_path: Path) -> int:
         link.stop()
     service.stop()
     if outputs.clips is not None:
-        outputs.clips.cut_due()
         outputs.clips.stop()
+        outputs.clips.cut_due()  # what is recorded by now (after the thread: one at a time)
     outputs.close()
     return 0
 
