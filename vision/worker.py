@@ -1,15 +1,18 @@
 """The vision worker of one camera: motion gate -> detector on the tiles that changed ->
 names -> tracker -> zones -> observations.
 
-A detection pass runs every ``pass_every`` frames (10 a second at 30 fps). It re-reads only
-the tiles where something moved since their last reading, and re-uses the other tiles'
-detections, so a still table costs a motion check per frame and nothing else; the tracker and
-the observer see the whole table at every pass. A tile is read once its motion has stopped
-(what the observer reports is what comes to rest); while a hand keeps moving over it, only
-every ``moving_every`` passes (to see the hand); at most ``max_tiles`` tiles a pass, the rest
-wait for the next one. (Reading moving tiles costs 40 % of the worker's time on the demo table,
-but without them a card that lands beside a hand still moving in its tile is reported only
-once the hand has gone: a burn card after the turn card dealt after it.)
+A detection pass runs every ``pass_every`` frames (10 a second at 30 fps): the tracker and the
+observer see the whole table. The detector re-reads only the tiles where something moved since
+their last reading, and re-uses the other tiles' detections, so a still table costs a motion
+check per frame and nothing else. A tile is read once its motion has stopped (what the observer
+reports is what comes to rest); while a hand keeps moving over it, only every ``moving_every``
+passes (to see the hand). The reading is spread over the frames, at most ``tiles_per_frame``
+a frame, the rest waiting for the next: a pass's frame no longer waits for all the tiles of
+the pass (up to 8 x 10 ms on one core), and a tile read a frame or two before the pass is
+still what the pass sees (the motion gate says nothing moved there since). Reading moving
+tiles costs 40 % of the worker's time on the demo table, but without them a card that lands
+beside a hand still moving in its tile is reported only once the hand has gone (a burn card
+after the turn card dealt after it).
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ class VisionWorker:
         settle_passes: int = 3,
         moving_every: int = 3,
         still_frames: int = 2,
-        max_tiles: int = 8,
+        tiles_per_frame: int = 3,
         motion: MotionGate | None = None,
         speed: float = 1.0,
     ) -> None:
@@ -70,7 +73,7 @@ class VisionWorker:
         self.pass_every = pass_every
         self.moving_every = moving_every
         self.still_frames = still_frames
-        self.max_tiles = max_tiles
+        self.tiles_per_frame = tiles_per_frame
         self.motion = motion or MotionGate()
         self.stats = WorkerStats()
         self._tiles: list[Tile] = []
@@ -105,6 +108,7 @@ class VisionWorker:
                 if tile.overlaps(region):
                     self._dirty.add(i)
                     self._moved_at[i] = self.stats.frames
+        self._read(image)
         out: list[Observation] = []
         if (self.stats.frames - 1) % self.pass_every == 0:
             out = self._pass(image, ts_ns)
@@ -123,17 +127,21 @@ class VisionWorker:
             elif passes - self._read_at.get(index, -self.moving_every) >= self.moving_every:
                 moving.append((self._read_at.get(index, -1), index))
         due = [i for _, i in sorted(still)] + [i for _, i in sorted(moving)]
-        return due[: self.max_tiles]
+        return due
 
-    def _pass(self, image: np.ndarray, ts_ns: int) -> list[Observation]:
-        self.stats.passes += 1
-        due = self._due()
+    def _read(self, image: np.ndarray) -> None:
+        """Read this frame's share of the due tiles (the reading is spread over the frames
+        between passes, so that no frame waits for a whole pass's worth of tiles)."""
+        due = self._due()[: self.tiles_per_frame]
         for index in due:
             self._cached[index] = self.recogniser.detect_tiles(image, [self._tiles[index]])
             self._read_at[index] = self.stats.passes
             if self.stats.frames - self._moved_at.get(index, 0) >= self.still_frames:
                 self._dirty.discard(index)  # read at rest: clean until something moves again
         self.stats.tiles_read += len(due)
+
+    def _pass(self, image: np.ndarray, ts_ns: int) -> list[Observation]:
+        self.stats.passes += 1
         detections = merge([d for tile in self._cached.values() for d in tile])
         # Name only what is new: a box from an unread tile keeps its earlier name.
         named: dict[tuple[str, tuple[float, ...]], Sighting] = {}
