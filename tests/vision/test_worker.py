@@ -39,6 +39,10 @@ SCRIPT: list[Step] = [
 ]
 
 
+READ_PER_FRAME: list[int] = []
+"""Tiles the detector read at each frame of the run below."""
+
+
 @cache
 def observed() -> tuple[Observation, ...]:
     video = HandVideo(LAYOUT, SCRIPT, seed=11, start={"stack:1": {25: 3}})
@@ -46,7 +50,9 @@ def observed() -> tuple[Observation, ...]:
     worker = VisionWorker("overhead", Recogniser(), zones.zone_of)
     out: list[Observation] = []
     for frame in video.frames():
+        before = worker.stats.tiles_read
         out.extend(worker.process(frame.image, frame.ts_ns))
+        READ_PER_FRAME.append(worker.stats.tiles_read - before)
     return tuple(out)
 
 
@@ -123,3 +129,14 @@ def test_chips_are_followed_from_the_stack_to_the_bet_the_pot_and_the_winner() -
         ("pot", 0),
         ("stack:2", 50),
     ]
+
+
+def test_the_reading_is_spread_over_the_frames() -> None:
+    """At most ``tiles_per_frame`` tiles a frame, on every frame (not a pass's worth on the
+    pass's frame): the whole table at the start takes 11 frames (32 tiles), a still table
+    none."""
+    observed()
+    assert max(READ_PER_FRAME) == 3 and READ_PER_FRAME[:10] == [3] * 10
+    assert sum(1 for n in READ_PER_FRAME if n == 0) > len(READ_PER_FRAME) // 4
+    passes = READ_PER_FRAME[::3]
+    assert sum(passes) < sum(READ_PER_FRAME) / 2  # most tiles are read between passes
