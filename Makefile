@@ -66,21 +66,17 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train both models from scratch on the CPU (about 4 hours on 2 cores),
-# export them to models/*.onnx and quantise the detector to int8. HOURS caps the detector's
-# training; MINUTES and MORE_MINUTES the identity classifier's two runs (the second continues
-# from the first's export with a lower peak learning rate, as the committed model was made).
+# Render the data and train both models from scratch on the CPU (about 2.5 hours on 2 cores),
+# export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
+# two trainings.
 HOURS ?= 1.5
 MINUTES ?= 70
-MORE_MINUTES ?= 95
 models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 	$(BIN)/python -m models.synth.make_dataset build/synth
 	$(BIN)/python -m models.identity_data build/identity
 	$(TRAIN) -m models.train --data build/synth --hours $(HOURS)
 	$(TRAIN) -m models.quantize
 	$(TRAIN) -m models.train_identity --data build/identity --minutes $(MINUTES)
-	$(TRAIN) -m models.train_identity --data build/identity --minutes $(MORE_MINUTES) \
-		--threads 2 --lr 1e-3 --init models/identity.onnx
 
 # The models' accuracy on the real test photos and on rendered 1080p tables (models/README.md).
 eval: $(VENV)/.installed-dev
