@@ -224,12 +224,12 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
         import cv2
 
         from vision.chips import chip_set_from_config
+        from vision.recognise import Recogniser
+        from vision.worker import VisionWorker
 
         # One core per camera: OpenCV's own thread pool (the frame's decoding, resizing) would
         # spread each camera over every core and make the cameras wait on each other.
         cv2.setNumThreads(1)
-        from vision.recognise import Recogniser
-        from vision.worker import VisionWorker
 
         chips = {name: c.model_dump() for name, c in config.chips.items()}
         recogniser = Recogniser(chip_set=chip_set_from_config(chips)) if chips else Recogniser()

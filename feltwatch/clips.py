@@ -92,9 +92,10 @@ class ClipMaker:
             self._jobs.append(_Job(proved, ts - self.before_ns, ts + self.after_ns))
 
     def _run(self) -> None:
-        # Cutting a clip decodes and encodes seconds of video: it yields the cores to the
-        # cameras and the engine thread (Linux schedules threads apart; a nice value is a
-        # thread's own there). Evidence may wait a second; an alert to the light may not.
+        # Cutting a clip reads and writes seconds of video and draws a key frame: it yields
+        # the cores to the cameras and the engine thread (Linux schedules threads apart; a nice
+        # value is a thread's own there). Evidence may wait a second; an alert to the light
+        # may not.
         with contextlib.suppress(AttributeError, OSError):  # else at the engine's priority
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), CLIP_NICE)
         while not self._stop.wait(0.25):

@@ -116,8 +116,8 @@ class VisionWorker:
         return out
 
     def _due(self) -> list[int]:
-        """The dirty tiles to read in this pass: those that came to rest first (longest still
-        first), then those still moving that were not read for ``moving_every`` passes."""
+        """The dirty tiles to read, in order: those that came to rest (longest still first),
+        then those still moving that were not read for ``moving_every`` passes."""
         frame, passes = self.stats.frames, self.stats.passes
         still, moving = [], []
         for index in self._dirty:
