@@ -88,10 +88,17 @@ class _HandState:
     """Camera track -> the shoe's read of that card (the draw it was paired with)."""
     mucked: set[int] = field(default_factory=set)
     shown: set[int] = field(default_factory=set)
+    face_up: set[int] = field(default_factory=set)
+    """Camera tracks of the cards seen face up in a seat (an exposure is reported once)."""
+    boxed_unnamed: set[int] = field(default_factory=set)
+    """Camera tracks of cards found face up in the shoe that the camera has not named yet."""
     pot: int = 0
     left_pot: int = 0
     """Chips that left the pot and have not reached a seat."""
     dealt: bool = False
+    early_bets: list[tuple[int, int, int]] = field(default_factory=list)
+    """Bets seen after a street's betting was over and before the next street's card (seat,
+    chips, when): applied once the card is seen."""
 
 
 class Fusion:
@@ -228,7 +235,17 @@ class Fusion:
             out.append(self._event(Blind, ts_ns, seat=seat, amount=amount))  # a late blind
             return
         shadow = hand.shadow
-        if seat in shadow.street_bets:
+        if shadow.next_actor() is None and len(shadow.board) < 5 and len(shadow.active()) > 1:
+            # The betting of the street is over: chips put out now are the next street's (the
+            # camera names a card dealt under a moving hand later than the chips that follow it).
+            hand.early_bets.append((seat, amount, ts_ns))
+            return
+        self._action(seat, amount, ts_ns, out)
+
+    def _action(self, seat: int, amount: int, ts_ns: int, out: list[Event]) -> None:
+        """The seat's chips in its bet zone reached ``amount``: its bet, call, raise or all-in."""
+        shadow = self.hand.shadow if self.hand is not None else None
+        if shadow is not None and seat in shadow.street_bets:
             self._checks_before(seat, ts_ns, out)
             to = amount
             stack_left = shadow.stacks.get(seat, 0) - (to - shadow.street_bets[seat])
@@ -286,23 +303,47 @@ class Fusion:
         if zone == "board":
             self._checks_before(None, item.ts_ns, out)
         if boxed:  # found face up in the deck and set down by the shoe: the shoe never read it
-            out.append(self._event(CardSeen, item.ts_ns, to="shoe", face=Face.UP, card=item.card))
+            if item.card is None:  # the camera names it later (a CardTurned in the shoe zone)
+                hand.boxed_unnamed.add(item.track)
+            else:
+                out.append(
+                    self._event(CardSeen, item.ts_ns, to="shoe", face=Face.UP, card=item.card)
+                )
             return
         if zone in ("burn", "board") or to_seat is not None:
             card = name if face is Face.UP else None
             out.append(self._event(CardSeen, item.ts_ns, to=zone, face=face, card=card))
+            if face is Face.UP and to_seat is not None:
+                hand.face_up.add(item.track)
             if pending is not None:
                 hand.shoe_cards[item.track] = pending
         if hand.shadow.hole_cards_dealt() or zone in ("burn", "board"):
             hand.dealt = True
+        if zone == "board" and hand.early_bets and hand.shadow.next_actor() is not None:
+            self._early_bets(out)
+
+    def _early_bets(self, out: list[Event]) -> None:
+        assert self.hand is not None
+        early, self.hand.early_bets = self.hand.early_bets, []
+        for seat, amount, ts_ns in early:
+            self._action(seat, amount, ts_ns, out)
 
     def _turned(self, item: CardTurned, out: list[Event]) -> None:
         hand = self.hand
+        if hand is None or item.face is not SeenFace.UP:
+            return
+        if item.zone == "shoe" and item.track in hand.boxed_unnamed and item.card is not None:
+            hand.boxed_unnamed.discard(item.track)
+            out.append(self._event(CardSeen, item.ts_ns, to="shoe", face=Face.UP, card=item.card))
+            return
         seat = _seat(item.zone, "seat:")
-        if hand is None or seat is None or item.face is not SeenFace.UP or item.card is None:
+        if seat is None:
             return
         cards = hand.seat_cards.setdefault(seat, {})
+        # Unnamed by the camera (or unsure): the shoe's read of that card names it.
         name = self._believed(item.card, item.conf, hand.shoe_cards.get(item.track))
+        if name is None:
+            name = cards.get(item.track)
         cards[item.track] = name
         known = [c for c in cards.values() if c is not None]
         if len(hand.shadow.board) == 5:
@@ -311,7 +352,9 @@ class Fusion:
             if len(known) == self.table.game.hole_card_count and seat not in hand.shown:
                 hand.shown.add(seat)
                 out.append(self._event(Show, item.ts_ns, seat=seat, cards=tuple(known)))
-        else:  # turned up while the hand is played: the card is exposed where it lies
+        elif item.track not in hand.face_up and name is not None:
+            # turned up while the hand is played: the card is exposed where it lies
+            hand.face_up.add(item.track)
             out.append(self._event(CardSeen, item.ts_ns, to=item.zone, face=Face.UP, card=name))
 
     @staticmethod
@@ -335,6 +378,7 @@ class Fusion:
     def _end(self, ts_ns: int, out: list[Event]) -> None:
         hand = self.hand
         assert hand is not None
+        self._early_bets(out)  # no card came after them: the rules judge them where they are
         if hand.left_pot > 0:
             out.append(self._event(Rake, ts_ns, amount=hand.left_pot))
         out.append(self._event(HandEnd, ts_ns, hand=str(hand.number)))

@@ -33,12 +33,16 @@ from vision.tracker import Track, Tracker
 
 ZoneOf = Callable[[tuple[float, float]], str | None]
 DEALT_TO = ("seat:", "board", "burn")
+"""Zones a card reaches from the shoe; cards carried from elsewhere go to the muck (or off)."""
+MUCK = "muck"
+COVERED = 1 / 3
+"""A chip this much under a card or a hand is hidden (its zone's count waits)."""
+PILE_WAIT_NS = 1_500_000_000
+"""A seat's card picked up this long ago, and not found at rest elsewhere, was thrown on the
+muck if the pile moved meanwhile."""
 PUT_BACK = 0.3
 """A card lost from view is back if one rests within this much of its size of where it lay."""
 Box = tuple[float, float, float, float]
-
-
-"""Zones a card reaches from the shoe; cards carried from elsewhere go to the muck (or off)."""
 
 
 @dataclass(slots=True)
@@ -70,6 +74,14 @@ class _CardState:
 class _Departure:
     state: _CardState
     ts_ns: int
+
+
+def _covered(chip: Box, cover: Box) -> bool:
+    """Whether ``cover`` lies over a third of ``chip`` or more."""
+    w = min(chip[2], cover[2]) - max(chip[0], cover[0])
+    h = min(chip[3], cover[3]) - max(chip[1], cover[1])
+    area = (chip[2] - chip[0]) * (chip[3] - chip[1])
+    return w > 0 and h > 0 and w * h >= COVERED * area
 
 
 class Observer:
@@ -104,10 +116,19 @@ class Observer:
         self.tracker = tracker or Tracker()
         self._cards: dict[int, _CardState] = {}
         self._departed: list[_Departure] = []
+        self._pile_wait_ns = int(PILE_WAIT_NS / speed)
         self._slack_ns = int(150_000_000 / speed)
         """Tolerance between a departure's last sighting and its carried card's first one."""
         self._chips: dict[str, Counter[int]] = {}
         self._chip_candidate: dict[str, tuple[Counter[int], int]] = {}
+        self._muck_moved_ns = -1
+        """When a card was last seen moving on the muck."""
+        self._muck_seen_ns = -1
+        """When a card was last seen on the muck."""
+        self._in_pile: list[int] = []
+        """Cards reported thrown on the muck but never seen at rest apart on it."""
+        self._chip_boxes: dict[str, list[Box]] = {}
+        """Where the chips of each zone were last seen uncovered."""
         self._hands: dict[str, tuple[bool, int]] = {}
         self._hand_reported: dict[str, bool] = {}
 
@@ -132,14 +153,60 @@ class Observer:
                 del self._cards[track_id]
                 if state.settled is not None:
                     self._departed.append(_Departure(state, ts_ns))
-        while self._departed and ts_ns - self._departed[0].ts_ns > self.move_window_ns:
-            gone = self._departed.pop(0).state
-            assert gone.settled is not None
-            out.append(
-                CardGone(ts_ns=ts_ns, camera=self.camera, track=gone.card_id, zone=gone.settled[0])
-            )
-        out.extend(self._chip_counts([s for s in sightings if s.kind == CHIP], ts_ns))
+        on_muck = [s for s in sightings if s.kind in (CARD, BACK) and self.zone(s.box) == MUCK]
+        if any(s.moving for s in on_muck):
+            self._muck_moved_ns = ts_ns
+        if on_muck:
+            self._muck_seen_ns = ts_ns
+        elif self._in_pile and ts_ns - self._muck_seen_ns > self.move_window_ns:
+            # The muck was cleared: the cards lost in it are gone with it.
+            out += [
+                CardGone(ts_ns=ts_ns, camera=self.camera, track=card_id, zone=MUCK)
+                for card_id in self._in_pile
+            ]
+            self._in_pile = []
+        out += self._lost(ts_ns)
+        covers = [s.box for s in sightings if s.kind != CHIP]
+        out.extend(self._chip_counts([s for s in sightings if s.kind == CHIP], covers, ts_ns))
         out.extend(self._dealer_hands([s for s in sightings if s.kind == HAND], ts_ns))
+        return out
+
+    def _lost(self, ts_ns: int) -> list[Observation]:
+        """The picked-up cards that landed nowhere seen: thrown on the muck (a seat's card,
+        away for ``PILE_WAIT`` while the pile moved: the cards thrown on it merge with it, none
+        comes to rest apart), or gone once their time to land is over."""
+        out: list[Observation] = []
+        for departure in list(self._departed):
+            gone = departure.state
+            assert gone.settled is not None
+            source = gone.settled[0]
+            waited = ts_ns - departure.ts_ns
+            thrown = (
+                source.startswith("seat:")
+                and waited > self._pile_wait_ns
+                and self._muck_seen_ns == ts_ns
+                and self._muck_moved_ns > departure.ts_ns
+            )
+            if thrown:
+                self._departed.remove(departure)
+                self._in_pile.append(gone.card_id)
+                out.append(
+                    CardMoved(
+                        ts_ns=ts_ns,
+                        camera=self.camera,
+                        track=gone.card_id,
+                        source=source,
+                        zone=MUCK,
+                        face=Face.DOWN,
+                        card=None,
+                        conf=0.0,
+                    )
+                )
+            elif waited > self.move_window_ns:
+                self._departed.remove(departure)
+                out.append(
+                    CardGone(ts_ns=ts_ns, camera=self.camera, track=gone.card_id, zone=source)
+                )
         return out
 
     def _at_rest(self, state: _CardState, box: tuple[float, float, float, float]) -> bool:
@@ -181,7 +248,10 @@ class Observer:
             assert other.settled is not None
             if other.settled == (zone, face) and same_place(other):
                 return self._departed.pop(i).state
-        for i in reversed(eligible):
+        # Thrown on the muck: the cards land in the order they were picked up (first folded,
+        # first found there); elsewhere the latest departure is the card just carried.
+        order = eligible if zone == MUCK else eligible[::-1]
+        for i in order:
             other = self._departed[i].state
             assert other.settled is not None
             if other.settled[1] == face and (
@@ -189,7 +259,7 @@ class Observer:
             ):
                 return self._departed.pop(i).state
         if eligible:  # turned over while carried (a shown hand killed face down)
-            return self._departed.pop(eligible[-1]).state
+            return self._departed.pop(order[0]).state
         return None
 
     def _card(self, track: Track, sighting: Sighting, ts_ns: int) -> list[Observation]:
@@ -213,10 +283,11 @@ class Observer:
             state.passes += 1
         card, share = track.card if where[1] == Face.UP else (None, sighting.conf)
         conf = track.card_conf if where[1] == Face.UP else sighting.conf
-        if state.passes < self.settle_passes or (where[1] == Face.UP and card is None):
+        if state.passes < self.settle_passes:
             return []
         if where == state.settled:
-            if where[1] == Face.UP and card != state.reported_card and share >= self.sure_share:
+            named = card is not None and card != state.reported_card
+            if where[1] == Face.UP and named and share >= self.sure_share:
                 state.reported_card = card
                 return [
                     CardTurned(
@@ -262,17 +333,29 @@ class Observer:
             return [CardTurned(**common)]  # type: ignore[arg-type]
         return []  # picked up and put back where it was
 
-    def _chip_counts(self, chips: list[Sighting], ts_ns: int) -> list[Observation]:
+    def _chip_counts(
+        self, chips: list[Sighting], covers: list[Box], ts_ns: int
+    ) -> list[Observation]:
+        """``covers``: the boxes of everything else in view (cards, hands): chips a card or a
+        hand lies over are hidden, not gone, so a zone where one covers where chips were seen
+        keeps its count until it is uncovered."""
         counts: dict[str, Counter[int]] = {}
+        boxes: dict[str, list[Box]] = {}
         busy = {self.zone(chip.box) for chip in chips if chip.moving}
         for chip in chips:
             zone = self.zone(chip.box)
             if chip.denomination is not None and zone != OFF_TABLE:  # off every zone: in transit
                 counts.setdefault(zone, Counter())[chip.denomination] += 1
+                boxes.setdefault(zone, []).append(chip.box)
         out: list[Observation] = []
         for zone in set(counts) | set(self._chips) | set(self._chip_candidate):
             if zone in busy:
                 continue  # chips still moving there: count them once they rest
+            if any(
+                _covered(chip, cover) for chip in self._chip_boxes.get(zone, ()) for cover in covers
+            ):
+                continue  # under a card or a hand: count them once uncovered
+            self._chip_boxes[zone] = boxes.get(zone, [])
             now = counts.get(zone, Counter())
             candidate, passes = self._chip_candidate.get(zone, (None, 0))
             passes = passes + 1 if candidate == now else 1
