@@ -96,6 +96,10 @@ class _HandState:
     left_pot: int = 0
     """Chips that left the pot and have not reached a seat."""
     dealt: bool = False
+    burns_unseen: int = 0
+    """Burns placed from the shoe's reads that the camera has not reported yet."""
+    lost: dict[str, int] = field(default_factory=dict)
+    """Zone -> cards the camera lost from view there (it may find them again)."""
     early_bets: list[tuple[int, int, int]] = field(default_factory=list)
     """Bets seen after a street's betting was over and before the next street's card (seat,
     chips, when): applied once the card is seen."""
@@ -295,13 +299,16 @@ class Fusion:
                 self._checks_before(from_seat, item.ts_ns, out)
                 out.append(self._event(Muck, item.ts_ns, seat=from_seat))
             return
+        if not isinstance(item, CardMoved) and self._seen_again(hand, zone):
+            return
+        if zone == "board":
+            self._checks_before(None, item.ts_ns, out)
+            self._unseen_burn(hand, item, out)
         to_seat = _seat(zone, "seat:")
         pending = hand.shadow.pending_draws[0][0] if hand.shadow.pending_draws else None
         name = self._believed(item.card, item.conf, pending)
         if to_seat is not None:
             hand.seat_cards.setdefault(to_seat, {})[item.track] = name
-        if zone == "board":
-            self._checks_before(None, item.ts_ns, out)
         if boxed:  # found face up in the deck and set down by the shoe: the shoe never read it
             if item.card is None:  # the camera names it later (a CardTurned in the shoe zone)
                 hand.boxed_unnamed.add(item.track)
@@ -321,6 +328,35 @@ class Fusion:
             hand.dealt = True
         if zone == "board" and hand.early_bets and hand.shadow.next_actor() is not None:
             self._early_bets(out)
+
+    @staticmethod
+    def _seen_again(hand: _HandState, zone: str) -> bool:
+        """Whether a card coming to rest in ``zone`` is one already counted there: a burn the
+        shoe's reads accounted for before the camera saw it land, or a card lost from view
+        there and found again (no shoe read waits for a new card)."""
+        if zone == "burn" and hand.burns_unseen > 0:
+            hand.burns_unseen -= 1
+            return True
+        if hand.lost.get(zone, 0) > 0 and not hand.shadow.pending_draws:
+            hand.lost[zone] -= 1
+            return True
+        return False
+
+    def _unseen_burn(
+        self, hand: _HandState, item: CardAppeared | CardMoved, out: list[Event]
+    ) -> None:
+        """A street's first board card with two shoe reads waiting for the table: the first is
+        the street's burn, not seen yet (it lands on the burn pile, where the camera tells it
+        from the pile later than the board card); it is placed in the burn now."""
+        shadow = hand.shadow
+        street_burns = shadow.record.burns.get(len(shadow.board))
+        if len(shadow.board) not in (0, 3, 4) or street_burns or len(shadow.pending_draws) < 2:
+            return
+        first = shadow.pending_draws[0][0]
+        if item.card == first and item.conf >= TRUST_CAMERA:
+            return  # the board card is the first card read: no burn (the rules judge it)
+        out.append(self._event(CardSeen, item.ts_ns, to="burn", face=Face.DOWN, card=None))
+        hand.burns_unseen += 1
 
     def _early_bets(self, out: list[Event]) -> None:
         assert self.hand is not None
@@ -369,7 +405,8 @@ class Fusion:
         hand = self.hand
         if hand is None:
             return
-        hand.cards.pop(item.track, None)
+        if hand.cards.pop(item.track, None) is not None and item.zone.startswith(CARD_ZONES):
+            hand.lost[item.zone] = hand.lost.get(item.zone, 0) + 1
         for cards in hand.seat_cards.values():
             cards.pop(item.track, None)
         if not hand.cards:

@@ -166,7 +166,14 @@ class Observer:
             ]
             self._in_pile = []
         out += self._lost(ts_ns)
-        covers = [s.box for s in sightings if s.kind != CHIP]
+        # What hides chips: a hand, or a card in transit (moving, or not yet at rest anywhere).
+        # A card at rest is not one (a pile of chips misread as a card must not freeze a zone).
+        covers = [s.box for s in sightings if s.kind == HAND or (s.kind != CHIP and s.moving)]
+        covers += [
+            sighting.box
+            for track, sighting in matched
+            if track.id in self._cards and self._cards[track.id].settled is None
+        ]
         out.extend(self._chip_counts([s for s in sightings if s.kind == CHIP], covers, ts_ns))
         out.extend(self._dealer_hands([s for s in sightings if s.kind == HAND], ts_ns))
         return out
@@ -336,9 +343,9 @@ class Observer:
     def _chip_counts(
         self, chips: list[Sighting], covers: list[Box], ts_ns: int
     ) -> list[Observation]:
-        """``covers``: the boxes of everything else in view (cards, hands): chips a card or a
-        hand lies over are hidden, not gone, so a zone where one covers where chips were seen
-        keeps its count until it is uncovered."""
+        """``covers``: the boxes of the hands and the cards in transit: chips one lies over
+        are hidden, not gone, so a zone where one covers where chips were seen keeps its count
+        until it is uncovered."""
         counts: dict[str, Counter[int]] = {}
         boxes: dict[str, list[Box]] = {}
         busy = {self.zone(chip.box) for chip in chips if chip.moving}
