@@ -240,8 +240,9 @@ class Fusion:
             return
         shadow = hand.shadow
         if shadow.next_actor() is None and len(shadow.board) < 5 and len(shadow.active()) > 1:
-            # The betting of the street is over: chips put out now are the next street's (the
-            # camera names a card dealt under a moving hand later than the chips that follow it).
+            # The street's betting is over: chips put out now are the next street's (the camera
+            # sees a card dealt under a moving hand later than the chips that follow it). The
+            # shoe's reads cannot tell: the dealer draws as the last call comes to rest.
             hand.early_bets.append((seat, amount, ts_ns))
             return
         self._action(seat, amount, ts_ns, out)
@@ -302,8 +303,8 @@ class Fusion:
         if not isinstance(item, CardMoved) and self._seen_again(hand, zone):
             return
         if zone == "board":
-            self._checks_before(None, item.ts_ns, out)
             self._unseen_burn(hand, item, out)
+            self._checks_before(None, item.ts_ns, out)
         to_seat = _seat(zone, "seat:")
         pending = hand.shadow.pending_draws[0][0] if hand.shadow.pending_draws else None
         name = self._believed(item.card, item.conf, pending)
@@ -326,7 +327,8 @@ class Fusion:
                 hand.shoe_cards[item.track] = pending
         if hand.shadow.hole_cards_dealt() or zone in ("burn", "board"):
             hand.dealt = True
-        if zone == "board" and hand.early_bets and hand.shadow.next_actor() is not None:
+        street_open = hand.shadow.next_actor() is not None and not hand.shadow.pending_draws
+        if zone == "board" and hand.early_bets and street_open:
             self._early_bets(out)
 
     @staticmethod

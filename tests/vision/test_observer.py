@@ -17,7 +17,7 @@ from engine.observations import (
 )
 from models.synth.truth import sightings
 from models.synth.video import Clear, Deal, HandVideo, Layout, Move, Pause, demo_script, demo_start
-from vision.observer import Observer
+from vision.observer import PILE_WAIT_NS, Observer
 from vision.recognise import Sighting
 from vision.zones import ZoneMap
 
@@ -139,3 +139,55 @@ def test_a_card_turns_over_only_when_something_touched_it() -> None:
         out += observer.update([sighting], ts)
     turned = [o for o in out if isinstance(o, CardTurned)]
     assert [(o.zone, o.face.value, o.card) for o in turned] == [("seat:2", "up", "Qh")]
+
+
+def _at(zone: str, size: tuple[float, float] = (15, 21)) -> tuple[float, float, float, float]:
+    x, y = LAYOUT.to_frame(LAYOUT.places[zone])
+    return (x - size[0], y - size[1], x + size[0], y + size[1])
+
+
+def _feed(observer: Observer, passes: list[list[Sighting]], ts: int) -> tuple[list, int]:
+    out: list[Observation] = []
+    for sightings_ in passes:
+        ts += 100_000_000
+        out += observer.update(sightings_, ts)
+    return out, ts
+
+
+def test_a_face_up_card_at_rest_is_reported_before_the_classifier_names_it() -> None:
+    """The shoe names a card the camera cannot yet: its place and face are not held back."""
+    observer = Observer("overhead", ZoneMap.from_config(LAYOUT.zone_config()).zone_of)
+    unnamed = Sighting("card", 0.9, _at("board"))
+    out, ts = _feed(observer, [[unnamed]] * 4, 0)
+    assert [(type(o).__name__, o.zone, o.card) for o in out] == [("CardAppeared", "board", None)]
+    named = Sighting("card", 0.9, _at("board"), "7d", 0.9)
+    out, _ = _feed(observer, [[named]] * 3, ts)
+    assert [(type(o).__name__, o.zone, o.card) for o in out] == [("CardTurned", "board", "7d")]
+
+
+def test_chips_under_a_hand_keep_their_count_until_it_leaves() -> None:
+    observer = Observer("overhead", ZoneMap.from_config(LAYOUT.zone_config()).zone_of)
+    chip = Sighting("chip", 0.9, _at("bet:1", (6, 6)), colour="black", denomination=100)
+    hand = Sighting("hand", 0.9, _at("bet:1", (40, 40)), moving=False)
+    out, ts = _feed(observer, [[chip]] * 4, 0)
+    assert [(o.zone, o.amount) for o in out if isinstance(o, ChipsInZone)] == [("bet:1", 100)]
+    out, ts = _feed(observer, [[hand]] * 6, ts)  # the chips under a dealer's hand
+    assert not [o for o in out if isinstance(o, ChipsInZone)]
+    out, _ = _feed(observer, [[]] * 4, ts)  # the hand gone, and the chips with it
+    assert [(o.zone, o.amount) for o in out if isinstance(o, ChipsInZone)] == [("bet:1", 0)]
+
+
+def test_cards_thrown_on_a_moving_muck_pile_are_mucked_and_go_with_the_pile() -> None:
+    """Cards thrown on the muck merge with the pile (none comes to rest apart from it): a
+    seat's card that left while the pile moved went there; when the muck is cleared they go."""
+    observer = Observer("overhead", ZoneMap.from_config(LAYOUT.zone_config()).zone_of)
+    seat = Sighting("card_back", 0.9, _at("seat:3"))
+    pile = Sighting("card_back", 0.9, _at("muck", (25, 25)))
+    stirred = Sighting("card_back", 0.9, _at("muck", (25, 25)), moving=True)
+    out, ts = _feed(observer, [[seat, pile]] * 5, 0)
+    out, ts = _feed(observer, [[stirred]] * 5 + [[pile]] * 20, ts)  # picked up, thrown on it
+    moved = [o for o in out if isinstance(o, CardMoved)]
+    assert [(o.source, o.zone) for o in moved] == [("seat:3", "muck")]
+    assert moved[0].ts_ns <= 600_000_000 + PILE_WAIT_NS + 300_000_000  # picked up at 0.6 s
+    out, _ = _feed(observer, [[]] * 40, ts)  # the muck cleared away
+    assert sorted(o.zone for o in out if isinstance(o, CardGone)) == ["muck", "muck"]
