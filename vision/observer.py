@@ -3,12 +3,17 @@
 A card is reported once it has rested in the same zone with the same face for ``settle_passes``
 detection passes (a card sliding across the felt, or under a moving hand, is not reported at
 every zone it crosses): first as ``CardAppeared``, later as ``CardMoved`` (another zone) or
-``CardTurned`` (other face, or a clearly better name). A card carried away loses its track on
-the way: the observer pairs the card that went out of view with the one that comes to rest
-elsewhere (a card landing in a seat, the board or the burn is a new card from the shoe, unless
-it lands where one was lost from view), and reports ``CardGone`` if none lands in time. Chips
-are counted per zone by denomination once at rest and reported when a zone's count changed and
-held; a dealer's hand when it enters or leaves a zone.
+``CardTurned`` (other face, or a name once the classifier has one, or a clearly better one). A
+face-up card is reported at rest even before it is named (the shoe's read names it). A card
+carried away loses its track on the way: the observer pairs the card that went out of view
+with the one that comes to rest elsewhere (a card landing in a seat, the board or the burn is a
+new card from the shoe, unless it lands where one was lost from view; cards landing on the
+muck are paired first folded, first found), and reports ``CardGone`` if none lands in time. A
+seat's card thrown on the muck pile often never comes to rest apart from it: one that left its
+seat while the pile moved is reported moved to the muck, and gone when the muck is cleared.
+Chips are counted per zone by denomination once at rest and reported when a zone's count
+changed and held (not while a hand or a card in transit lies over them); a dealer's hand when
+it enters or leaves a zone.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ COVERED = 1 / 3
 PILE_WAIT_NS = 1_500_000_000
 """A seat's card picked up this long ago, and not found at rest elsewhere, was thrown on the
 muck if the pile moved meanwhile."""
+STILL_THERE = 0.6
+"""A card seen this much (IoU) over where a lost one lay is that card, still there."""
 PUT_BACK = 0.3
 """A card lost from view is back if one rests within this much of its size of where it lay."""
 Box = tuple[float, float, float, float]
@@ -62,6 +69,7 @@ class _CardState:
     seen_ns: int = 0
     """When the tracker last matched it."""
     rest: tuple[float, float] | None = None
+    rest_box: Box | None = None
     """Where it lies (box centre) once reported at rest."""
     pending_card: str | None = None
     """Its name as it comes to rest (face up), before it is reported."""
@@ -74,6 +82,15 @@ class _CardState:
 class _Departure:
     state: _CardState
     ts_ns: int
+
+
+def _iou(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / union
 
 
 def _covered(chip: Box, cover: Box) -> bool:
@@ -121,10 +138,14 @@ class Observer:
         """Tolerance between a departure's last sighting and its carried card's first one."""
         self._chips: dict[str, Counter[int]] = {}
         self._chip_candidate: dict[str, tuple[Counter[int], int]] = {}
+        self._boxes: list[Box] = []
+        """The cards in view at this pass."""
         self._muck_moved_ns = -1
         """When a card was last seen moving on the muck."""
         self._muck_seen_ns = -1
         """When a card was last seen on the muck."""
+        self._muck_since_ns = -1
+        """Since when cards have been seen on the muck at every pass (-1: none now)."""
         self._in_pile: list[int] = []
         """Cards reported thrown on the muck but never seen at rest apart on it."""
         self._chip_boxes: dict[str, list[Box]] = {}
@@ -139,7 +160,9 @@ class Observer:
     def update(self, sightings: list[Sighting], ts_ns: int) -> list[Observation]:
         """One detection pass over the whole frame (every object in view)."""
         out: list[Observation] = []
-        matched = self.tracker.update([s for s in sightings if s.kind in (CARD, BACK)], ts_ns)
+        cards = [s for s in sightings if s.kind in (CARD, BACK)]
+        self._boxes = [s.box for s in cards]
+        matched = self.tracker.update(cards, ts_ns)
         seen = set()
         for track, sighting in matched:
             seen.add(track.id)
@@ -157,14 +180,18 @@ class Observer:
         if any(s.moving for s in on_muck):
             self._muck_moved_ns = ts_ns
         if on_muck:
+            if self._muck_since_ns < 0:
+                self._muck_since_ns = ts_ns
             self._muck_seen_ns = ts_ns
-        elif self._in_pile and ts_ns - self._muck_seen_ns > self.move_window_ns:
-            # The muck was cleared: the cards lost in it are gone with it.
-            out += [
-                CardGone(ts_ns=ts_ns, camera=self.camera, track=card_id, zone=MUCK)
-                for card_id in self._in_pile
-            ]
-            self._in_pile = []
+        else:
+            self._muck_since_ns = -1
+            if self._in_pile and ts_ns - self._muck_seen_ns > self.move_window_ns:
+                # The muck was cleared: the cards lost in it are gone with it.
+                out += [
+                    CardGone(ts_ns=ts_ns, camera=self.camera, track=card_id, zone=MUCK)
+                    for card_id in self._in_pile
+                ]
+                self._in_pile = []
         out += self._lost(ts_ns)
         # What hides chips: a hand, or a card in transit (moving, or not yet at rest anywhere).
         # A card at rest is not one (a pile of chips misread as a card must not freeze a zone).
@@ -180,8 +207,9 @@ class Observer:
 
     def _lost(self, ts_ns: int) -> list[Observation]:
         """The picked-up cards that landed nowhere seen: thrown on the muck (a seat's card,
-        away for ``PILE_WAIT`` while the pile moved: the cards thrown on it merge with it, none
-        comes to rest apart), or gone once their time to land is over."""
+        away for ``PILE_WAIT`` while a pile that was there before moved, and no card where it
+        lay: the cards thrown on the pile merge with it, none comes to rest apart), or gone
+        once their time to land is over."""
         out: list[Observation] = []
         for departure in list(self._departed):
             gone = departure.state
@@ -191,8 +219,9 @@ class Observer:
             thrown = (
                 source.startswith("seat:")
                 and waited > self._pile_wait_ns
-                and self._muck_seen_ns == ts_ns
                 and self._muck_moved_ns > departure.ts_ns
+                and 0 <= self._muck_since_ns < departure.ts_ns
+                and not self._still_there(gone)
             )
             if thrown:
                 self._departed.remove(departure)
@@ -215,6 +244,11 @@ class Observer:
                     CardGone(ts_ns=ts_ns, camera=self.camera, track=gone.card_id, zone=source)
                 )
         return out
+
+    def _still_there(self, state: _CardState) -> bool:
+        """Whether a card is seen where this lost one lay (its track was lost, not the card)."""
+        box = state.rest_box
+        return box is not None and any(_iou(box, other) >= STILL_THERE for other in self._boxes)
 
     def _at_rest(self, state: _CardState, box: tuple[float, float, float, float]) -> bool:
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
@@ -245,6 +279,7 @@ class Observer:
             for i, d in enumerate(self._departed)
             if d.state.seen_ns <= state.first_ns + self._slack_ns
             and d.state.settled is not None
+            and not (zone == MUCK and self._still_there(d.state))
             and (
                 not zone.startswith(DEALT_TO)
                 or (zone == d.state.settled[0] and same_place(d.state))
@@ -319,9 +354,11 @@ class Observer:
                     # The same card, untouched, read with the other face: it lies as it did.
                     state.card_id, state.settled = earlier.card_id, earlier.settled
                     state.reported_card, state.rest = earlier.reported_card, earlier.rest
+                    state.rest_box = earlier.rest_box
                     return []
                 state.card_id, before = earlier.card_id, earlier.settled
         state.settled, state.reported_card, state.rest = where, card, state.centre
+        state.rest_box = sighting.box
         state.disturbed = False
         common = {
             "ts_ns": ts_ns,
