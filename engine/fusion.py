@@ -15,7 +15,14 @@ becomes the table event log (v1) that the hand engine and the rules check.
 - Pushes: chips leaving the pot and coming to rest in ``stack:N`` are an ``award``; what left
   the pot and reached no seat when the hand ends is the ``rake``.
 - A card that comes to rest face up in the ``shoe`` zone was found face up in the deck (boxed):
-  a ``card`` to ``shoe``, face up.
+  a ``card`` to ``shoe``, face up (once the camera names it).
+- What the camera sees late or twice: a street's first board card seen while two shoe reads
+  wait for the table places the first as the street's burn (the camera tells a burn from the
+  burn pile later), and the burn seen afterwards is that one; chips put out after a street's
+  betting was over wait for the next street's card; a card lost from view in a zone and found
+  there again while no shoe read waits is not a new card; a seat's chips seen while an earlier
+  seat facing a bet has not acted wait a few seconds for that seat's fold (cards thrown on the
+  muck come to rest in view later than the next player's chips).
 - A hand starts with its first card (a shoe read or a card dealt) after the table was cleared:
   each seat's stack is then the chips in its ``stack`` and ``bet`` zones, and the chips already
   in the bet zones are its blinds, in the order they came. It ends when no card is left on the
@@ -60,6 +67,8 @@ from engine.observations import (
 from engine.observations import Face as SeenFace
 
 CARD_ZONES = ("seat:", "board", "burn", "muck")
+FOLD_WAIT_NS = 3_000_000_000
+"""How long an action seen before an earlier seat's turn waits for that seat's fold."""
 TRUST_CAMERA = 0.9
 """A camera's name for a card is believed over the shoe's read only at this confidence (the
 share of the identity votes): below it, the shoe names the card and the camera only says where
@@ -100,6 +109,9 @@ class _HandState:
     """Burns placed from the shoe's reads that the camera has not reported yet."""
     lost: dict[str, int] = field(default_factory=dict)
     """Zone -> cards the camera lost from view there (it may find them again)."""
+    held: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Seat -> (chips, since when): actions seen while an earlier seat facing a bet had not
+    acted, waiting for its fold (in the order they came)."""
     early_bets: list[tuple[int, int, int]] = field(default_factory=list)
     """Bets seen after a street's betting was over and before the next street's card (seat,
     chips, when): applied once the card is seen."""
@@ -140,6 +152,15 @@ class Fusion:
     def feed(self, item: object) -> list[Event]:
         """The log events an input completes (often none)."""
         out: list[Event] = []
+        hand = self.hand
+        ts_ns = getattr(item, "ts_ns", None)
+        waited = (
+            ts_ns - min(ts for _, ts in hand.held.values())
+            if hand is not None and hand.held and isinstance(ts_ns, int)
+            else 0
+        )
+        if waited > FOLD_WAIT_NS:
+            self._release(out)  # no fold came: the rules judge the action where it was
         if isinstance(item, CardDrawn):
             self._begin(item.ts_ns, out)
             out.append(self._event(ShoeDraw, item.ts_ns, card=item.card, shoe_seq=item.shoe_seq))
@@ -247,11 +268,21 @@ class Fusion:
             return
         self._action(seat, amount, ts_ns, out)
 
-    def _action(self, seat: int, amount: int, ts_ns: int, out: list[Event]) -> None:
-        """The seat's chips in its bet zone reached ``amount``: its bet, call, raise or all-in."""
-        shadow = self.hand.shadow if self.hand is not None else None
-        if shadow is not None and seat in shadow.street_bets:
+    def _action(
+        self, seat: int, amount: int, ts_ns: int, out: list[Event], *, hold: bool = True
+    ) -> None:
+        """The seat's chips in its bet zone reached ``amount``: its bet, call, raise or all-in.
+        ``hold``: a seat acting while an earlier one that faces a bet has not acted waits (up to
+        ``FOLD_WAIT_NS``) for that one's fold: the camera sees cards thrown on the muck come to
+        rest later than the chips of the next player."""
+        hand = self.hand
+        shadow = hand.shadow if hand is not None else None
+        if hand is not None and shadow is not None and seat in shadow.street_bets:
             self._checks_before(seat, ts_ns, out)
+            if hold and (seat in hand.held or shadow.next_actor() not in (None, seat)):
+                earlier = hand.held.pop(seat, None)
+                hand.held[seat] = (amount, earlier[1] if earlier else ts_ns)
+                return
             to = amount
             stack_left = shadow.stacks.get(seat, 0) - (to - shadow.street_bets[seat])
             if stack_left <= 0:
@@ -299,10 +330,14 @@ class Fusion:
                 hand.mucked.add(from_seat)
                 self._checks_before(from_seat, item.ts_ns, out)
                 out.append(self._event(Muck, item.ts_ns, seat=from_seat))
+                if hand.held:
+                    self._release(out, hold=True)
             return
         if not isinstance(item, CardMoved) and self._seen_again(hand, zone):
             return
         if zone == "board":
+            if hand.held:
+                self._release(out)
             self._unseen_burn(hand, item, out)
             self._checks_before(None, item.ts_ns, out)
         to_seat = _seat(zone, "seat:")
@@ -359,6 +394,14 @@ class Fusion:
             return  # the board card is the first card read: no burn (the rules judge it)
         out.append(self._event(CardSeen, item.ts_ns, to="burn", face=Face.DOWN, card=None))
         hand.burns_unseen += 1
+
+    def _release(self, out: list[Event], *, hold: bool = False) -> None:
+        """The held actions, in the order they came (``hold``: those still out of turn wait
+        on)."""
+        assert self.hand is not None
+        held, self.hand.held = self.hand.held, {}
+        for seat, (amount, ts_ns) in held.items():
+            self._action(seat, amount, ts_ns, out, hold=hold)
 
     def _early_bets(self, out: list[Event]) -> None:
         assert self.hand is not None
@@ -417,6 +460,7 @@ class Fusion:
     def _end(self, ts_ns: int, out: list[Event]) -> None:
         hand = self.hand
         assert hand is not None
+        self._release(out)
         self._early_bets(out)  # no card came after them: the rules judge them where they are
         if hand.left_pot > 0:
             out.append(self._event(Rake, ts_ns, amount=hand.left_pot))

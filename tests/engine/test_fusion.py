@@ -137,8 +137,9 @@ def a_hand(
     board_seen: str | None = None,
     late: bool = False,
 ) -> Script:
-    """``late``: the camera sees the flop's burn after the flop's first card, loses the river's
-    burn from view and finds it again, and sees the river card after the bet that follows it."""
+    """``late``: the camera sees the flop's burn after the flop's first card, seat 3's fold on
+    the turn after seat 1's call that follows it, loses the river's burn from view and finds it
+    again, and sees the river card after the bet that follows it."""
     s = Script()
     for seat in (1, 2, 3):
         s.chips(f"stack:{seat}", 1000)
@@ -172,10 +173,14 @@ def a_hand(
     s.deal("Jd", "board", Face.UP)
     s.chips("bet:2", 200)
     s.chips("stack:2", 700)
+    if late:  # seat 1's call comes to rest before seat 3's cards on the muck
+        s.chips("bet:1", 200)
+        s.chips("stack:1", 700)
     s.muck("7c", 3)
     s.muck("2d", 3)
-    s.chips("bet:1", 200)
-    s.chips("stack:1", 700)
+    if not late:
+        s.chips("bet:1", 200)
+        s.chips("stack:1", 700)
     for seat in (1, 2):
         s.chips(f"bet:{seat}", 0)
     s.chips("pot", 700)
@@ -280,8 +285,9 @@ def test_observations_that_are_not_cards_or_chips_are_ignored() -> None:
 
 def test_what_the_camera_sees_late_or_twice_is_put_in_its_place() -> None:
     """A burn the camera tells from the pile after the board card (placed from the shoe's
-    reads), a bet seen before its street's card (it waits for the card), and a burn lost from
-    view and found again (not a second burn): the same log, no alert."""
+    reads), a call seen before the fold of the seat before it (it waits for the fold), a bet
+    seen before its street's card (it waits for the card), and a burn lost from view and found
+    again (not a second burn): the same log, no alert."""
     clean, late = fuse(a_hand()), fuse(a_hand(late=True))
 
     def log(events: list[Event]) -> list[tuple[object, ...]]:
