@@ -41,10 +41,10 @@ DEALT_TO = ("seat:", "board", "burn")
 """Zones a card reaches from the shoe; cards carried from elsewhere go to the muck (or off)."""
 MUCK = "muck"
 COVERED = 1 / 3
-"""A chip this much under a card or a hand is hidden (its zone's count waits)."""
+"""A chip this much under a hand or a card in transit is hidden (its zone's count waits)."""
 PILE_WAIT_NS = 1_500_000_000
-"""A seat's card picked up this long ago, and not found at rest elsewhere, was thrown on the
-muck if the pile moved meanwhile."""
+"""A seat's card picked up this long ago, not found at rest elsewhere nor still where it lay,
+was thrown on the muck if a pile lay there before and moved meanwhile."""
 STILL_THERE = 0.6
 """A card seen this much (IoU) over where a lost one lay is that card, still there."""
 PUT_BACK = 0.3
@@ -69,8 +69,9 @@ class _CardState:
     seen_ns: int = 0
     """When the tracker last matched it."""
     rest: tuple[float, float] | None = None
-    rest_box: Box | None = None
     """Where it lies (box centre) once reported at rest."""
+    rest_box: Box | None = None
+    """Its box there."""
     pending_card: str | None = None
     """Its name as it comes to rest (face up), before it is reported."""
     disturbed: bool = False
@@ -398,7 +399,7 @@ class Observer:
             if any(
                 _covered(chip, cover) for chip in self._chip_boxes.get(zone, ()) for cover in covers
             ):
-                continue  # under a card or a hand: count them once uncovered
+                continue  # under a hand or a card in transit: counted once uncovered
             self._chip_boxes[zone] = boxes.get(zone, [])
             now = counts.get(zone, Counter())
             candidate, passes = self._chip_candidate.get(zone, (None, 0))
