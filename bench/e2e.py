@@ -131,6 +131,11 @@ def run(cameras: int, hands: int, seed: int, folder: Path) -> dict[str, float]:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     alerts = [json.loads(line) for line in (folder / "journal/demo.alerts.jsonl").open()]
+    print(
+        f"{cameras} camera(s), alerts by hand: "
+        + "; ".join(f"{a['hand']} {a['rule']} seat {a['seat']}" for a in alerts),
+        flush=True,
+    )
     lights = [json.loads(line)["ts_ns"] for line in (folder / "light.jsonl").open()]
     latencies_ms: dict[str, list[float]] = {"camera": [], "serial": []}
     parts_ms: dict[str, list[float]] = {"to_engine": [], "engine": [], "to_light": []}

@@ -12,8 +12,9 @@ becomes the table event log (v1) that the hand engine and the rules check.
   faces no bet, is recorded as checking (in its turn, before the next seat's chips or card).
 - Folds and mucks: a seat's card carried to the muck is its ``muck`` (during the betting the
   engine counts it as a fold). Cards turned face up in a seat at the showdown are a ``show``.
-- Pushes: chips leaving the pot and coming to rest in ``stack:N`` are an ``award``; what left
-  the pot and reached no seat when the hand ends is the ``rake``.
+- Pushes: chips leaving the pot and coming to rest in ``stack:N`` are an ``award`` (in either
+  order, within a few seconds); what left the pot and reached no seat when the hand ends is the
+  ``rake``.
 - A card that comes to rest face up in the ``shoe`` zone was found face up in the deck (boxed):
   a ``card`` to ``shoe``, face up (once the camera names it).
 - What the camera sees late or twice: a street's first board card seen while two shoe reads
@@ -67,6 +68,8 @@ from engine.observations import (
 from engine.observations import Face as SeenFace
 
 CARD_ZONES = ("seat:", "board", "burn", "muck")
+AWARD_WAIT_NS = 3_000_000_000
+"""How long chips that reached a stack wait for the pot's loss to be an award."""
 FOLD_WAIT_NS = 3_000_000_000
 """How long an action seen before an earlier seat's turn waits for that seat's fold."""
 TRUST_CAMERA = 0.9
@@ -109,6 +112,8 @@ class _HandState:
     """Burns placed from the shoe's reads that the camera has not reported yet."""
     lost: dict[str, int] = field(default_factory=dict)
     """Zone -> cards the camera lost from view there (it may find them again)."""
+    gains: list[tuple[int, int, int]] = field(default_factory=list)
+    """Chips that reached a stack before the pot was seen to lose them (seat, chips, when)."""
     held: dict[int, tuple[int, int]] = field(default_factory=dict)
     """Seat -> (chips, since when): actions seen while an earlier seat facing a bet had not
     acted, waiting for its fold (in the order they came)."""
@@ -231,10 +236,9 @@ class Fusion:
             if self.hand is None:
                 self.peaks[stack_seat] = max(self.peaks.get(stack_seat, 0), amount)
             hand = self.hand
-            if hand is not None and amount > before and hand.left_pot > 0:
-                won = min(amount - before, hand.left_pot)
-                hand.left_pot -= won
-                out.append(self._event(Award, item.ts_ns, seat=stack_seat, amount=won))
+            if hand is not None and amount > before:
+                hand.gains.append((stack_seat, amount - before, item.ts_ns))
+                self._awards(item.ts_ns, out)
             return
         if bet_seat is not None:
             self._bet(bet_seat, amount, item.ts_ns, out)
@@ -242,7 +246,26 @@ class Fusion:
         if item.zone == "pot" and self.hand is not None:
             if amount < self.hand.pot:
                 self.hand.left_pot += self.hand.pot - amount
+                self._awards(item.ts_ns, out)
             self.hand.pot = amount
+
+    def _awards(self, ts_ns: int, out: list[Event]) -> None:
+        """Chips that left the pot and chips that reached a stack, matched in the order they
+        came: an award. The camera may see the stack grow before it sees the pot shrink (the
+        pusher's hand lies over the pot longer), so a stack's gain waits a few seconds for the
+        pot's loss."""
+        hand = self.hand
+        assert hand is not None
+        hand.gains = [g for g in hand.gains if ts_ns - g[2] <= AWARD_WAIT_NS]
+        while hand.gains and hand.left_pot > 0:
+            seat, gain, since = hand.gains[0]
+            won = min(gain, hand.left_pot)
+            hand.left_pot -= won
+            out.append(self._event(Award, ts_ns, seat=seat, amount=won))
+            if won < gain:
+                hand.gains[0] = (seat, gain - won, since)
+            else:
+                hand.gains.pop(0)
 
     def _bet(self, seat: int, amount: int, ts_ns: int, out: list[Event]) -> None:
         hand = self.hand

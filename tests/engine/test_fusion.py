@@ -139,7 +139,8 @@ def a_hand(
 ) -> Script:
     """``late``: the camera sees the flop's burn after the flop's first card, seat 3's fold on
     the turn after seat 1's call that follows it, loses the river's burn from view and finds it
-    again, and sees the river card after the bet that follows it."""
+    again, sees the river card after the bet that follows it, and the push's stack before the
+    pot it left."""
     s = Script()
     for seat in (1, 2, 3):
         s.chips(f"stack:{seat}", 1000)
@@ -207,8 +208,12 @@ def a_hand(
             s.turn(card, f"seat:{seat}")
     s.muck("Kh", 1)
     s.muck("Qh", 1)
-    s.chips("pot", 0)
-    s.chips("stack:2", 600 + push)
+    if late:  # the stack seen growing before the pot seen empty (the pusher's hand over it)
+        s.chips("stack:2", 600 + push)
+        s.chips("pot", 0)
+    else:
+        s.chips("pot", 0)
+        s.chips("stack:2", 600 + push)
     s.clear()
     return s
 
@@ -286,8 +291,9 @@ def test_observations_that_are_not_cards_or_chips_are_ignored() -> None:
 def test_what_the_camera_sees_late_or_twice_is_put_in_its_place() -> None:
     """A burn the camera tells from the pile after the board card (placed from the shoe's
     reads), a call seen before the fold of the seat before it (it waits for the fold), a bet
-    seen before its street's card (it waits for the card), and a burn lost from view and found
-    again (not a second burn): the same log, no alert."""
+    seen before its street's card (it waits for the card), a burn lost from view and found
+    again (not a second burn), and a stack growing before the pot is seen to shrink (the
+    award): the same log, no alert."""
     clean, late = fuse(a_hand()), fuse(a_hand(late=True))
 
     def log(events: list[Event]) -> list[tuple[object, ...]]:
