@@ -85,21 +85,25 @@ class _Departure:
     ts_ns: int
 
 
-def _iou(a: Box, b: Box) -> float:
+def _intersection(a: Box, b: Box) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
-    return w * h / union
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _area(box: Box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _iou(a: Box, b: Box) -> float:
+    inter = _intersection(a, b)
+    return inter / (_area(a) + _area(b) - inter) if inter else 0.0
 
 
 def _covered(chip: Box, cover: Box) -> bool:
     """Whether ``cover`` lies over a third of ``chip`` or more."""
-    w = min(chip[2], cover[2]) - max(chip[0], cover[0])
-    h = min(chip[3], cover[3]) - max(chip[1], cover[1])
-    area = (chip[2] - chip[0]) * (chip[3] - chip[1])
-    return w > 0 and h > 0 and w * h >= COVERED * area
+    inter = _intersection(chip, cover)
+    return inter > 0 and inter >= COVERED * _area(chip)
 
 
 class Observer:
