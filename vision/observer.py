@@ -181,22 +181,7 @@ class Observer:
                 del self._cards[track_id]
                 if state.settled is not None:
                     self._departed.append(_Departure(state, ts_ns))
-        on_muck = [s for s in sightings if s.kind in (CARD, BACK) and self.zone(s.box) == MUCK]
-        if any(s.moving for s in on_muck):
-            self._muck_moved_ns = ts_ns
-        if on_muck:
-            if self._muck_since_ns < 0:
-                self._muck_since_ns = ts_ns
-            self._muck_seen_ns = ts_ns
-        else:
-            self._muck_since_ns = -1
-            if self._in_pile and ts_ns - self._muck_seen_ns > self.move_window_ns:
-                # The muck was cleared: the cards lost in it are gone with it.
-                out += [
-                    CardGone(ts_ns=ts_ns, camera=self.camera, track=card_id, zone=MUCK)
-                    for card_id in self._in_pile
-                ]
-                self._in_pile = []
+        out += self._watch_muck(cards, ts_ns)
         out += self._lost(ts_ns)
         # What hides chips: a hand, or a card in transit (moving, or not yet at rest anywhere).
         # A card at rest is not one (a pile of chips misread as a card must not freeze a zone).
@@ -210,9 +195,26 @@ class Observer:
         out.extend(self._dealer_hands([s for s in sightings if s.kind == HAND], ts_ns))
         return out
 
+    def _watch_muck(self, cards: list[Sighting], ts_ns: int) -> list[Observation]:
+        """Whether the muck pile is there and moving; once it is cleared away, the cards lost
+        in it are gone with it."""
+        on_muck = [s for s in cards if self.zone(s.box) == MUCK]
+        if any(s.moving for s in on_muck):
+            self._muck_moved_ns = ts_ns
+        if on_muck:
+            if self._muck_since_ns < 0:
+                self._muck_since_ns = ts_ns
+            self._muck_seen_ns = ts_ns
+            return []
+        self._muck_since_ns = -1
+        if not self._in_pile or ts_ns - self._muck_seen_ns <= self.move_window_ns:
+            return []
+        gone, self._in_pile = self._in_pile, []
+        return [CardGone(ts_ns=ts_ns, camera=self.camera, track=i, zone=MUCK) for i in gone]
+
     def _lost(self, ts_ns: int) -> list[Observation]:
         """The picked-up cards that landed nowhere seen: thrown on the muck (a seat's card,
-        away for ``PILE_WAIT`` while a pile that was there before moved, and no card where it
+        away for ``PILE_WAIT_NS`` while a pile that was there before moved, and no card where it
         lay: the cards thrown on the pile merge with it, none comes to rest apart), or gone
         once their time to land is over."""
         out: list[Observation] = []
@@ -264,11 +266,11 @@ class Observer:
         return abs(centre[0] - before[0]) + abs(centre[1] - before[1]) <= self.rest_fraction * size
 
     def _arrival(self, state: _CardState, box: Box) -> _CardState | None:
-        """The picked-up card that this newly resting one is: the latest departure that left
-        before this card was first seen on its way, with the same face and (face up) the same
-        identity if any. A card landing in a seat, the board or the burn is dealt from the shoe,
-        unless it lands where a card of that zone was lost from view (a hand covered it, or it
-        was lifted and put back)."""
+        """The picked-up card that this newly resting one is: the latest departure (on the
+        muck the earliest) that left before this card was first seen on its way, with the same
+        face and (face up) the same identity if any. A card landing in a seat, the board or the
+        burn is dealt from the shoe, unless it lands where a card of that zone was lost from
+        view (a hand covered it, or it was lifted and put back)."""
         assert state.candidate is not None
         zone, face = state.candidate
         size = max(box[2] - box[0], box[3] - box[1])
