@@ -483,8 +483,10 @@ class Fusion:
     def _end(self, ts_ns: int, out: list[Event]) -> None:
         hand = self.hand
         assert hand is not None
+        # No card came after the early bets, no fold before the held ones: the rules judge
+        # them where they are (an early bet out of turn is held first, then released).
+        self._early_bets(out)
         self._release(out)
-        self._early_bets(out)  # no card came after them: the rules judge them where they are
         if hand.left_pot > 0:
             out.append(self._event(Rake, ts_ns, amount=hand.left_pot))
         out.append(self._event(HandEnd, ts_ns, hand=str(hand.number)))
