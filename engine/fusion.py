@@ -72,6 +72,8 @@ AWARD_WAIT_NS = 3_000_000_000
 """How long chips that reached a stack wait for the pot's loss to be an award."""
 FOLD_WAIT_NS = 3_000_000_000
 """How long an action seen before an earlier seat's turn waits for that seat's fold."""
+KILL_WAIT_NS = 2_500_000_000
+"""How long a showdown's first award waits for the hands still on the table to be killed."""
 TRUST_CAMERA = 0.9
 """A camera's name for a card is believed over the shoe's read only at this confidence (the
 share of the identity votes): below it, the shoe names the card and the camera only says where
@@ -117,6 +119,10 @@ class _HandState:
     held: dict[int, tuple[int, int]] = field(default_factory=dict)
     """Seat -> (chips, since when): actions seen while an earlier seat facing a bet had not
     acted, waiting for its fold (in the order they came)."""
+    pushes: list[tuple[int, int, int]] = field(default_factory=list)
+    """Awards formed at a showdown while a hand not awarded was still on the table (seat,
+    chips, when): the camera tells a killed hand thrown on the muck pile from the pile later
+    than the push that followed it, so they wait for the kill."""
     early_bets: list[tuple[int, int, int]] = field(default_factory=list)
     """Bets seen after a street's betting was over and before the next street's card (seat,
     chips, when): applied once the card is seen."""
@@ -166,6 +172,13 @@ class Fusion:
         )
         if waited > FOLD_WAIT_NS:
             self._release(out)  # no fold came: the rules judge the action where it was
+        if (
+            hand is not None
+            and hand.pushes
+            and isinstance(ts_ns, int)
+            and ts_ns - hand.pushes[0][2] > KILL_WAIT_NS
+        ):
+            self._push(out, wait=False)  # no kill came: the rules judge the push where it was
         if isinstance(item, CardDrawn):
             self._begin(item.ts_ns, out)
             out.append(self._event(ShoeDraw, item.ts_ns, card=item.card, shoe_seq=item.shoe_seq))
@@ -261,11 +274,25 @@ class Fusion:
             seat, gain, since = hand.gains[0]
             won = min(gain, hand.left_pot)
             hand.left_pot -= won
-            out.append(self._event(Award, ts_ns, seat=seat, amount=won))
+            hand.pushes.append((seat, won, ts_ns))
             if won < gain:
                 hand.gains[0] = (seat, gain - won, since)
             else:
                 hand.gains.pop(0)
+        self._push(out)
+
+    def _push(self, out: list[Event], *, wait: bool = True) -> None:
+        """The awards formed, once no hand that got none is still on the table at the
+        showdown (``wait``: else they wait on, up to ``KILL_WAIT_NS``)."""
+        hand = self.hand
+        assert hand is not None
+        if wait and hand.pushes and len(hand.shadow.board) == 5:
+            paid = {a.seat for a in hand.shadow.record.awards} | {p[0] for p in hand.pushes}
+            if any(seat not in paid and seat not in hand.mucked for seat in hand.shadow.live()):
+                return
+        pushes, hand.pushes = hand.pushes, []
+        for seat, won, ts_ns in pushes:
+            out.append(self._event(Award, ts_ns, seat=seat, amount=won))
 
     def _bet(self, seat: int, amount: int, ts_ns: int, out: list[Event]) -> None:
         hand = self.hand
@@ -355,6 +382,8 @@ class Fusion:
                 out.append(self._event(Muck, item.ts_ns, seat=from_seat))
                 if hand.held:
                     self._release(out, hold=True)
+                if hand.pushes:
+                    self._push(out)
             return
         if not isinstance(item, CardMoved) and self._seen_again(hand, zone):
             return
@@ -487,6 +516,7 @@ class Fusion:
         # them where they are (an early bet out of turn is held first, then released).
         self._early_bets(out)
         self._release(out)
+        self._push(out, wait=False)
         if hand.left_pot > 0:
             out.append(self._event(Rake, ts_ns, amount=hand.left_pot))
         out.append(self._event(HandEnd, ts_ns, hand=str(hand.number)))

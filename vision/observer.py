@@ -8,9 +8,13 @@ face-up card is reported at rest even before it is named (the shoe's read names 
 carried away loses its track on the way: the observer pairs the card that went out of view
 with the one that comes to rest elsewhere (a card landing in a seat, the board or the burn is a
 new card from the shoe, unless it lands where one was lost from view; cards landing on the
-muck are paired first folded, first found), and reports ``CardGone`` if none lands in time. A
-seat's card thrown on the muck pile often never comes to rest apart from it: one that left its
-seat while the pile moved is reported moved to the muck, and gone when the muck is cleared.
+muck are paired first folded, first found; a card found where one was lost from view is that
+one, the nearest if cards overlap), and reports ``CardGone`` if none lands in time. A card
+first seen at the pass another was last seen at rest far away is not that one. A card whose
+track is lost while a card is still seen where it lay (two overlapping cards read as one box)
+has not left yet. A seat's card thrown on the muck pile often never comes to rest apart from
+it: one that left its seat while the pile moved is reported moved to the muck, and gone when
+the muck is cleared (a pile missed for a pass, or under the dealer's hand, is still there).
 Chips are counted per zone by denomination once at rest and reported when a zone's count
 changed and held (not while a hand or a card in transit lies over them); a dealer's hand when
 it enters or leaves a zone.
@@ -49,6 +53,9 @@ STILL_THERE = 0.6
 """A card seen this much (IoU) over where a lost one lay is that card, still there."""
 PUT_BACK = 0.3
 """A card lost from view is back if one rests within this much of its size of where it lay."""
+NEAR = 1.5
+"""A carried card first seen within this much of its size of where a card was last seen, a
+moment before that one was lost, can be that card."""
 Box = tuple[float, float, float, float]
 
 
@@ -68,6 +75,10 @@ class _CardState:
     """When the tracker first matched it (for a carried card: somewhere on its way)."""
     seen_ns: int = 0
     """When the tracker last matched it."""
+    first_at: tuple[float, float] | None = None
+    """Where (box centre) the tracker first matched it."""
+    seen_at: tuple[float, float] | None = None
+    """Where the tracker last matched it."""
     rest: tuple[float, float] | None = None
     """Where it lies (box centre) once reported at rest."""
     rest_box: Box | None = None
@@ -83,6 +94,17 @@ class _CardState:
 class _Departure:
     state: _CardState
     ts_ns: int
+
+
+def _centre(box: Box) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def _distance(a: tuple[float, float] | None, b: tuple[float, float] | None) -> float:
+    """City-block distance between two centres (infinite if either is unknown)."""
+    if a is None or b is None:
+        return float("inf")
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
 def _intersection(a: Box, b: Box) -> float:
@@ -151,6 +173,10 @@ class Observer:
         """When a card was last seen on the muck."""
         self._muck_since_ns = -1
         """Since when cards have been seen on the muck at every pass (-1: none now)."""
+        self._muck_boxes: list[Box] = []
+        """Where the muck pile's cards were last seen."""
+        self._muck_unseen = 0
+        """Consecutive passes without the muck pile in view (nor under a hand)."""
         self._in_pile: list[int] = []
         """Cards reported thrown on the muck but never seen at rest apart on it."""
         self._chip_boxes: dict[str, list[Box]] = {}
@@ -181,7 +207,7 @@ class Observer:
                 del self._cards[track_id]
                 if state.settled is not None:
                     self._departed.append(_Departure(state, ts_ns))
-        out += self._watch_muck(cards, ts_ns)
+        out += self._watch_muck(cards, [s.box for s in sightings if s.kind == HAND], ts_ns)
         out += self._lost(ts_ns)
         # What hides chips: a hand, or a card in transit (moving, or not yet at rest anywhere).
         # A card at rest is not one (a pile of chips misread as a card must not freeze a zone).
@@ -195,9 +221,9 @@ class Observer:
         out.extend(self._dealer_hands([s for s in sightings if s.kind == HAND], ts_ns))
         return out
 
-    def _watch_muck(self, cards: list[Sighting], ts_ns: int) -> list[Observation]:
-        """Whether the muck pile is there and moving; once it is cleared away, the cards lost
-        in it are gone with it."""
+    def _watch_muck(self, cards: list[Sighting], hands: list[Box], ts_ns: int) -> list[Observation]:
+        """Whether the muck pile is there (seen, or under a dealer's hand where it was last
+        seen) and moving; once it is cleared away, the cards lost in it are gone with it."""
         on_muck = [s for s in cards if self.zone(s.box) == MUCK]
         if any(s.moving for s in on_muck):
             self._muck_moved_ns = ts_ns
@@ -205,8 +231,17 @@ class Observer:
             if self._muck_since_ns < 0:
                 self._muck_since_ns = ts_ns
             self._muck_seen_ns = ts_ns
+            self._muck_boxes = [s.box for s in on_muck]
+            self._muck_unseen = 0
             return []
+        if any(_intersection(pile, hand) for pile in self._muck_boxes for hand in hands):
+            self._muck_unseen = 0
+            return []  # under the dealer's hand: not cleared (yet)
+        self._muck_unseen += 1
+        if self._muck_unseen < self.depart_passes:
+            return []  # missed for a pass, as any card can be
         self._muck_since_ns = -1
+        self._muck_boxes = []
         if not self._in_pile or ts_ns - self._muck_seen_ns <= self.move_window_ns:
             return []
         gone, self._in_pile = self._in_pile, []
@@ -222,13 +257,15 @@ class Observer:
             gone = departure.state
             assert gone.settled is not None
             source = gone.settled[0]
+            if self._still_there(gone):  # its track is lost, not the card: it has not left yet
+                departure.ts_ns = ts_ns
+                continue
             waited = ts_ns - departure.ts_ns
             thrown = (
                 source.startswith("seat:")
                 and waited > self._pile_wait_ns
                 and self._muck_moved_ns > departure.ts_ns
                 and 0 <= self._muck_since_ns < departure.ts_ns
-                and not self._still_there(gone)
             )
             if thrown:
                 self._departed.remove(departure)
@@ -276,40 +313,44 @@ class Observer:
         size = max(box[2] - box[0], box[3] - box[1])
 
         def same_place(other: _CardState) -> bool:
-            if other.rest is None or state.centre is None:
-                return False
-            dx, dy = other.rest[0] - state.centre[0], other.rest[1] - state.centre[1]
-            return abs(dx) + abs(dy) <= PUT_BACK * size
+            return _distance(other.rest, state.centre) <= PUT_BACK * size
 
-        eligible = [
-            i
-            for i, d in enumerate(self._departed)
-            if d.state.seen_ns <= state.first_ns + self._slack_ns
-            and d.state.settled is not None
-            and not (zone == MUCK and self._still_there(d.state))
-            and (
-                not zone.startswith(DEALT_TO)
-                or (zone == d.state.settled[0] and same_place(d.state))
-            )
-        ]
-        for i in reversed(eligible):  # lost from view and found again where it lay
-            other = self._departed[i].state
-            assert other.settled is not None
-            if other.settled == (zone, face) and same_place(other):
-                return self._departed.pop(i).state
+        def left_before(other: _CardState) -> bool:
+            """Whether it was picked up before this card was first seen on its way: seen last
+            before, or (the tracker follows a card a pass after it starts moving) a moment
+            after, near where this one was first seen."""
+            if other.seen_ns < state.first_ns:
+                return True
+            if other.seen_ns > state.first_ns + self._slack_ns:
+                return False
+            return _distance(other.seen_at, state.first_at) <= NEAR * size
+
+        left = [d.state for d in self._departed if left_before(d.state)]
+        put_back = [d for d in left if d.settled == (zone, face) and same_place(d)]
+        if put_back:  # lost from view and found again where it lay (the nearest, if cards overlap)
+            return self._taken(min(put_back, key=lambda d: _distance(d.rest, state.centre)))
+        if zone.startswith(DEALT_TO):  # dealt, unless it lay here (and was turned over)
+            eligible = [d for d in left if d.settled[0] == zone and same_place(d)]
+        elif zone == MUCK:  # not a card still seen where it lay
+            eligible = [d for d in left if not self._still_there(d)]
+        else:
+            eligible = left
         # Thrown on the muck: the cards land in the order they were picked up (first folded,
         # first found there); elsewhere the latest departure is the card just carried.
         order = eligible if zone == MUCK else eligible[::-1]
-        for i in order:
-            other = self._departed[i].state
-            assert other.settled is not None
+        for other in order:
             if other.settled[1] == face and (
                 face == Face.DOWN or other.reported_card == state.pending_card
             ):
-                return self._departed.pop(i).state
-        if eligible:  # turned over while carried (a shown hand killed face down)
-            return self._departed.pop(order[0]).state
+                return self._taken(other)
+        if order:  # turned over while carried (a shown hand killed face down)
+            return self._taken(order[0])
         return None
+
+    def _taken(self, state: _CardState) -> _CardState:
+        """A departed card found again: no longer waiting to land."""
+        self._departed = [d for d in self._departed if d.state is not state]
+        return state
 
     def _card(self, track: Track, sighting: Sighting, ts_ns: int) -> list[Observation]:
         state = self._cards.get(track.id)
@@ -317,6 +358,8 @@ class Observer:
             state = self._cards[track.id] = _CardState(card_id=track.id, first_ns=ts_ns)
         state.unseen = 0
         state.seen_ns = ts_ns
+        state.seen_at = _centre(sighting.box)
+        state.first_at = state.first_at or state.seen_at
         where = (self.zone(sighting.box), Face.UP if sighting.kind == CARD else Face.DOWN)
         fresh = state.centre is None
         if sighting.moving or not self._at_rest(state, sighting.box):

@@ -139,8 +139,8 @@ def a_hand(
 ) -> Script:
     """``late``: the camera sees the flop's burn after the flop's first card, seat 3's fold on
     the turn after seat 1's call that follows it, loses the river's burn from view and finds it
-    again, sees the river card after the bet that follows it, and the push's stack before the
-    pot it left."""
+    again, sees the river card after the bet that follows it, the push's stack before the pot
+    it left, and the losing hand's kill after the push."""
     s = Script()
     for seat in (1, 2, 3):
         s.chips(f"stack:{seat}", 1000)
@@ -206,12 +206,15 @@ def a_hand(
     for seat, cards in ((2, holes[2]), (1, holes[1])):
         for card in cards:
             s.turn(card, f"seat:{seat}")
-    s.muck("Kh", 1)
-    s.muck("Qh", 1)
-    if late:  # the stack seen growing before the pot seen empty (the pusher's hand over it)
+    if late:  # the stack seen growing before the pot seen empty (the pusher's hand over it),
+        # and seat 1's killed hand found on the muck pile after the push
         s.chips("stack:2", 600 + push)
         s.chips("pot", 0)
+        s.muck("Kh", 1)
+        s.muck("Qh", 1)
     else:
+        s.muck("Kh", 1)
+        s.muck("Qh", 1)
         s.chips("pot", 0)
         s.chips("stack:2", 600 + push)
     s.clear()
@@ -292,8 +295,9 @@ def test_what_the_camera_sees_late_or_twice_is_put_in_its_place() -> None:
     """A burn the camera tells from the pile after the board card (placed from the shoe's
     reads), a call seen before the fold of the seat before it (it waits for the fold), a bet
     seen before its street's card (it waits for the card), a burn lost from view and found
-    again (not a second burn), and a stack growing before the pot is seen to shrink (the
-    award): the same log, no alert."""
+    again (not a second burn), a stack growing before the pot is seen to shrink (the award),
+    and a losing hand's kill seen after the push (the push waits for it): the same log, no
+    alert."""
     clean, late = fuse(a_hand()), fuse(a_hand(late=True))
 
     def log(events: list[Event]) -> list[tuple[object, ...]]:
@@ -305,3 +309,20 @@ def test_what_the_camera_sees_late_or_twice_is_put_in_its_place() -> None:
 
     assert log(late) == log(clean)
     assert alerts(late) == []
+
+
+def test_a_push_while_the_losing_hand_lies_on_the_table_is_judged_when_no_kill_comes() -> None:
+    """The push waits a while for a kill seen after it; none comes (the dealer collects the
+    hand with the rest): the pot was pushed with the losing hand still on the table."""
+    script = a_hand()
+    script.items = [
+        item
+        for item in script.items
+        if not (isinstance(item, CardMoved) and item.source == "seat:1")
+    ]
+    events = fuse(script)
+    assert [type(e).__name__ for e in events if isinstance(e, Award | HandEnd)] == [
+        "Award",
+        "HandEnd",
+    ]
+    assert alerts(events) == [("mucked_winner", "R-MUCK-8", 1)]

@@ -191,3 +191,84 @@ def test_cards_thrown_on_a_moving_muck_pile_are_mucked_and_go_with_the_pile() ->
     assert moved[0].ts_ns <= 600_000_000 + PILE_WAIT_NS + 300_000_000  # picked up at 0.6 s
     out, _ = _feed(observer, [[]] * 40, ts)  # the muck cleared away
     assert sorted(o.zone for o in out if isinstance(o, CardGone)) == ["muck", "muck"]
+
+
+def _shifted(box: tuple[float, float, float, float], dx: float) -> tuple[float, ...]:
+    return (box[0] + dx, box[1], box[2] + dx, box[3])
+
+
+def _observer() -> Observer:
+    return Observer("overhead", ZoneMap.from_config(LAYOUT.zone_config()).zone_of)
+
+
+def test_a_muck_pile_lost_from_view_and_found_again_is_not_a_fold() -> None:
+    """The detector misses the pile for a few passes while a seat's card is hidden (chips
+    pushed over it): the pile found again where it lay is the pile, not that card thrown."""
+    observer = _observer()
+    seat = Sighting("card_back", 0.9, _at("seat:3"))
+    pile = Sighting("card_back", 0.9, _at("muck", (25, 25)))
+    _, ts = _feed(observer, [[seat, pile]] * 5, 0)
+    out, ts = _feed(observer, [[seat]] * 2 + [[]] * 2 + [[pile]] * 4 + [[seat, pile]] * 4, ts)
+    assert cards(out) == []
+
+
+def test_a_card_seen_in_its_seat_is_not_the_one_found_on_the_muck_at_that_pass() -> None:
+    """A card cannot rest in its seat and be first seen on the muck at the same pass: when
+    it is hidden right after, the card found on the muck is another. (The tracker starts a
+    track at a detection's second pass.)"""
+    observer = _observer()
+    seat = Sighting("card_back", 0.9, _at("seat:3"))
+    pile = Sighting("card_back", 0.9, _at("muck", (25, 25)))
+    _, ts = _feed(observer, [[seat, pile]] * 5, 0)
+    other = Sighting("card_back", 0.9, _shifted(_at("muck", (20, 28)), 30))
+    passes = [[seat, pile, other]] * 2 + [[pile, other]] * 4 + [[seat, pile, other]] * 4
+    out, ts = _feed(observer, passes, ts)
+    assert ("moved", "seat:3", "muck", "down") not in cards(out)
+
+
+def test_overlapping_cards_read_as_one_are_not_thrown_on_the_muck() -> None:
+    """A shown hand's two cards overlap, and the detector sees one box over both: the card
+    whose track was lost is still there (not picked up) while the pile moves; when the dealer
+    collects the hand with everything else, both are gone, not mucked."""
+    observer = _observer()
+    first = _at("seat:4")
+    second = _shifted(first, 12)
+    both = (first[0], first[1], second[2], second[3])
+    a = Sighting("card", 0.9, first, "Ah", 0.9)
+    b = Sighting("card", 0.9, second, "As", 0.9)
+    merged = Sighting("card", 0.9, both, "As", 0.9)
+    pile = Sighting("card_back", 0.9, _at("muck", (25, 25)))
+    stirred = Sighting("card_back", 0.9, _at("muck", (25, 25)), moving=True)
+    _, ts = _feed(observer, [[a, b, pile]] * 5, 0)
+    out, ts = _feed(observer, [[merged, stirred]] * 10 + [[pile]] * 15 + [[]] * 40, ts)
+    assert ("moved", "seat:4", "muck", "down") not in cards(out)
+    assert [o.zone for o in out if isinstance(o, CardGone)].count("seat:4") == 2
+
+
+def test_a_pile_missed_for_a_pass_or_under_the_dealers_hand_is_still_there() -> None:
+    """The pile a card is thrown on is missed for a pass, then lies under the dealer's
+    hand: it was there all along, and the card was thrown on it."""
+    observer = _observer()
+    seat = Sighting("card_back", 0.9, _at("seat:3"))
+    pile = Sighting("card_back", 0.9, _at("muck", (25, 25)))
+    stirred = Sighting("card_back", 0.9, _at("muck", (25, 25)), moving=True)
+    hand = Sighting("hand", 0.9, _at("muck", (40, 40)), moving=True)
+    _, ts = _feed(observer, [[seat, pile]] * 5, 0)
+    passes = [[stirred]] * 3 + [[]] + [[hand]] * 4 + [[stirred]] * 2 + [[pile]] * 15
+    out, ts = _feed(observer, passes, ts)
+    assert [c for c in cards(out) if c[0] != "appeared"] == [("moved", "seat:3", "muck", "down")]
+
+
+def test_overlapping_cards_found_again_are_paired_with_the_nearest_lost() -> None:
+    """Two overlapping cards in a seat are lost from view under a player's chips and found
+    again, each a little off where it lay: each is the card that lay nearest, not a new one."""
+    observer = _observer()
+    first = _at("seat:6")
+    second = _shifted(first, 10)
+    a = Sighting("card_back", 0.9, first)
+    b = Sighting("card_back", 0.9, second)
+    _, ts = _feed(observer, [[a, b]] * 5, 0)
+    found_a = Sighting("card_back", 0.9, _shifted(first, 1))
+    found_b = Sighting("card_back", 0.9, _shifted(second, 3))
+    out, ts = _feed(observer, [[b]] + [[]] * 3 + [[found_a]] + [[found_a, found_b]] * 5, ts)
+    assert cards(out) == []
