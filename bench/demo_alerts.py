@@ -26,70 +26,8 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 
 from engine.alerts import Alert  # noqa: E402
-from engine.inputs import CardDrawn  # noqa: E402
-from engine.observations import Observation  # noqa: E402
-from feltwatch.engine_core import EngineCore  # noqa: E402
+from feltwatch.demo_frames import alerts_of, observed_by_models, observed_truth  # noqa: E402
 from models.synth.session import DemoSession  # noqa: E402
-
-CAMERA = "overhead"
-
-
-def shoe_reads(session: DemoSession) -> list[CardDrawn]:
-    """The simulated shoe's reads on the session's timeline."""
-    out = []
-    for at_s, kind, cards in session.shoe_plan():
-        if kind == "draw":
-            seq = len(out) + 1
-            out.append(
-                CardDrawn(
-                    ts_ns=round(at_s * 1e9),
-                    device="shoe",
-                    card=cards[0],
-                    tag_id=seq,
-                    shoe_seq=seq,
-                    deck_id=1,
-                )
-            )
-    return out
-
-
-def observed_by_models(session: DemoSession, video: Path) -> list[Observation]:
-    import cv2
-
-    from vision.recognise import Recogniser
-    from vision.worker import VisionWorker
-    from vision.zones import ZoneMap
-
-    zones = ZoneMap.from_config(session.layout.zone_config())
-    worker = VisionWorker(CAMERA, Recogniser(), zones.zone_of)
-    capture = cv2.VideoCapture(str(video))
-    out: list[Observation] = []
-    for frame in session.frames_of(images=False):
-        ok, image = capture.read()
-        if not ok:
-            raise SystemExit(f"{video}: ends at frame {frame.index}, the session has more")
-        out += worker.process(image, frame.ts_ns)
-    return out
-
-
-def observed_truth(session: DemoSession) -> list[Observation]:
-    from models.synth.truth import sightings
-    from vision.observer import Observer
-    from vision.zones import ZoneMap
-
-    observer = Observer(CAMERA, ZoneMap.from_config(session.layout.zone_config()).zone_of)
-    out: list[Observation] = []
-    for frame in session.frames_of(images=False):
-        if frame.index % 3 == 0:  # the worker's detection passes: every third frame
-            out += observer.update(sightings(frame.objects), frame.ts_ns)
-    return out
-
-
-def alerts_of(session: DemoSession, observations: list[Observation]) -> list[Alert]:
-    inputs: list[Observation | CardDrawn] = [*observations, *shoe_reads(session)]
-    inputs.sort(key=lambda item: item.ts_ns)  # stable: a camera's own order is kept
-    core = EngineCore(session.table, button=1, camera=CAMERA)
-    return [proved.alert for item in inputs for proved in core.feed(item).alerts]
 
 
 def report(name: str, session: DemoSession, alerts: list[Alert], seconds: float) -> None:

@@ -394,7 +394,7 @@ class Fusion:
             self._checks_before(None, item.ts_ns, out)
         to_seat = _seat(zone, "seat:")
         pending = hand.shadow.pending_draws[0][0] if hand.shadow.pending_draws else None
-        name = self._believed(item.card, item.conf, pending)
+        name = self._believed(item.card, item.conf, pending, zone)
         if to_seat is not None:
             hand.seat_cards.setdefault(to_seat, {})[item.track] = name
         if boxed:  # found face up in the deck and set down by the shoe: the shoe never read it
@@ -474,7 +474,7 @@ class Fusion:
             return
         cards = hand.seat_cards.setdefault(seat, {})
         # Unnamed by the camera (or unsure): the shoe's read of that card names it.
-        name = self._believed(item.card, item.conf, hand.shoe_cards.get(item.track))
+        name = self._believed(item.card, item.conf, hand.shoe_cards.get(item.track), item.zone)
         if name is None:
             name = cards.get(item.track)
         cards[item.track] = name
@@ -490,11 +490,16 @@ class Fusion:
             hand.face_up.add(item.track)
             out.append(self._event(CardSeen, item.ts_ns, to=item.zone, face=Face.UP, card=name))
 
-    @staticmethod
-    def _believed(seen: str | None, conf: float, shoe: str | None) -> str | None:
-        """The name of a card seen face up: the camera's when it is sure (a disagreement with
-        the shoe is then the deck rules' to judge), else the shoe's read of that card."""
+    def _believed(self, seen: str | None, conf: float, shoe: str | None, zone: str) -> str | None:
+        """The name of a card seen face up in ``zone``: the camera's when it is sure (a
+        disagreement with the shoe is then the deck rules' to judge), else the shoe's read of
+        that card. A camera's name that is a card lying elsewhere in the hand, against the
+        shoe's read of this one, is the camera misreading it (a 3 read as a 6), not a second
+        copy of that card."""
         if seen is None or (shoe is not None and conf < TRUST_CAMERA):
+            return shoe
+        where = self.hand.shadow.card_at.get(seen) if self.hand is not None else None
+        if shoe is not None and seen != shoe and where not in (None, zone):
             return shoe
         return seen
 

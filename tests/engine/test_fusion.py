@@ -4,7 +4,7 @@ differently from the shoe each raise their alert."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from engine.events import (
@@ -326,3 +326,19 @@ def test_a_push_while_the_losing_hand_lies_on_the_table_is_judged_when_no_kill_c
         "HandEnd",
     ]
     assert alerts(events) == [("mucked_winner", "R-MUCK-8", 1)]
+
+
+def test_a_shown_card_misread_as_a_card_lying_elsewhere_takes_the_shoes_read() -> None:
+    """At the showdown the camera reads seat 2's ace of spades as the nine of spades that lies
+    on the board: that is the camera misreading it, not a second nine: the shoe's read names
+    it."""
+    script = a_hand()
+    at = next(
+        i
+        for i, item in enumerate(script.items)
+        if isinstance(item, CardTurned) and item.card == "As"
+    )
+    script.items[at] = replace(script.items[at], card="9s", conf=0.95)
+    events = fuse(script)
+    assert next(e.cards for e in events if isinstance(e, Show)) == ("As", "Ad")
+    assert alerts(events) == []
