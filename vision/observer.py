@@ -184,9 +184,8 @@ class Observer:
         self._hands: dict[str, tuple[bool, int]] = {}
         self._hand_reported: dict[str, bool] = {}
 
-    def zone(self, box: tuple[float, float, float, float]) -> str:
-        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        return self.zone_of(centre) or OFF_TABLE
+    def zone(self, box: Box) -> str:
+        return self.zone_of(_centre(box)) or OFF_TABLE
 
     def update(self, sightings: list[Sighting], ts_ns: int) -> list[Observation]:
         """One detection pass over the whole frame (every object in view)."""
@@ -294,8 +293,8 @@ class Observer:
         box = state.rest_box
         return box is not None and any(_iou(box, other) >= STILL_THERE for other in self._boxes)
 
-    def _at_rest(self, state: _CardState, box: tuple[float, float, float, float]) -> bool:
-        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    def _at_rest(self, state: _CardState, box: Box) -> bool:
+        centre = _centre(box)
         before, state.centre = state.centre, centre
         if before is None:
             return False
