@@ -5,11 +5,14 @@ every time.
 The live demo reads the frames as they come and drops some when a core is busy, so two runs see
 slightly different things. This reads every frame of the rendered session (rendered once into
 ``--dir``) with the vision worker, adds the shoe's reads on the session's timeline, and feeds the
-appliance's engine core (fusion, hand engine, rules) in time order; in the same run the peer: the
+appliance's engine core (fusion, hand engine, rules) in time order; then the frames a camera
+process short of CPU reads (``BUSY_CORE``, or ``--busy FRAME_MS,TILE_MS``: the frames it drops
+follow from those costs, the same every run); in the same run the peer: the
 observer fed the renderer's ground truth. It prints each run's alerts by hand against the
 injected ones.
 
     .venv/bin/python bench/demo_alerts.py [--hands 12] [--seed 7] [--dir build/bench-e2e]
+        [--busy FRAME_MS,TILE_MS]
 
 About 40 frames a second on one core (12 hands: 16,000 frames).
 """
@@ -26,7 +29,14 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 
 from engine.alerts import Alert  # noqa: E402
-from feltwatch.demo_frames import alerts_of, observed_by_models, observed_truth  # noqa: E402
+from engine.observations import Observation  # noqa: E402
+from feltwatch.demo_frames import (  # noqa: E402
+    BUSY_CORE,
+    BusyCore,
+    alerts_of,
+    observed_by_models,
+    observed_truth,
+)
 from models.synth.session import DemoSession  # noqa: E402
 
 
@@ -53,19 +63,33 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=12)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--dir", type=Path, default=Path("build/bench-e2e"))
+    parser.add_argument(
+        "--busy",
+        default=f"{BUSY_CORE.frame_ms:g},{BUSY_CORE.tile_ms:g}",
+        help="a busy core's costs: ms a frame, ms a tile read",
+    )
     args = parser.parse_args()
+    frame_ms, tile_ms = (float(v) for v in args.busy.split(","))
+    core = BusyCore(frame_ms=frame_ms, tile_ms=tile_ms)
     from feltwatch.demo_cli import prerender
 
     session = DemoSession(seed=args.seed, hands=args.hands)
     args.dir.mkdir(parents=True, exist_ok=True)
     video = prerender(session, args.dir)  # once per seed and hands: not counted
     for name, observe in (
-        ("models (every frame)", lambda: observed_by_models(session, video)),
+        ("models (every frame)", lambda: observed_by_models(session, video).observations),
+        ("models (a busy core)", lambda: busy(session, video, core)),
         ("ground truth (the peer)", lambda: observed_truth(session)),
     ):
         started = time.monotonic()
         alerts = alerts_of(session, observe())
         report(name, session, alerts, time.monotonic() - started)
+
+
+def busy(session: DemoSession, video: Path, core: BusyCore) -> list[Observation]:
+    observed = observed_by_models(session, video, core)
+    print(f"a busy core: {observed.dropped} of {observed.frames} frames dropped")
+    return observed.observations
 
 
 if __name__ == "__main__":

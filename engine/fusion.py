@@ -11,10 +11,12 @@ becomes the table event log (v1) that the hand engine and the rules check.
   from the bet it faces. Checks cannot be seen: a seat whose turn passes without chips, while it
   faces no bet, is recorded as checking (in its turn, before the next seat's chips or card).
 - Folds and mucks: a seat's card carried to the muck is its ``muck`` (during the betting the
-  engine counts it as a fold). Cards turned face up in a seat at the showdown are a ``show``.
-- Pushes: chips leaving the pot and coming to rest in ``stack:N`` are an ``award`` (in either
-  order, within a few seconds); what left the pot and reached no seat when the hand ends is the
-  ``rake``.
+  engine counts it as a fold), unless the seat was paid already (the dealer collects the
+  winner's cards after the push). Cards turned face up in a seat at the showdown are a ``show``.
+- Pushes: chips leaving the pot and coming to rest in ``stack:N`` of a seat still in the hand
+  are an ``award`` (in either order, within a few seconds; chips a stack lost without betting
+  them and then shows again were missed by the camera, not won); what left the pot and reached no
+  seat when the hand ends is the ``rake``.
 - A card that comes to rest face up in the ``shoe`` zone was found face up in the deck (boxed):
   a ``card`` to ``shoe``, face up (once the camera names it).
 - What the camera sees late or twice: a street's first board card seen while two shoe reads
@@ -114,6 +116,11 @@ class _HandState:
     """Burns placed from the shoe's reads that the camera has not reported yet."""
     lost: dict[str, int] = field(default_factory=dict)
     """Zone -> cards the camera lost from view there (it may find them again)."""
+    missed: dict[int, int] = field(default_factory=dict)
+    """Seat -> its stack before it was seen to lose chips that it did not bet (the camera
+    missed them, or a hand lies over them): seen again, they are not a gain."""
+    bet_at: dict[int, int] = field(default_factory=dict)
+    """Seat -> when its bet zone last gained chips."""
     gains: list[tuple[int, int, int]] = field(default_factory=list)
     """Chips that reached a stack before the pot was seen to lose them (seat, chips, when)."""
     held: dict[int, tuple[int, int]] = field(default_factory=dict)
@@ -249,8 +256,18 @@ class Fusion:
             if self.hand is None:
                 self.peaks[stack_seat] = max(self.peaks.get(stack_seat, 0), amount)
             hand = self.hand
-            if hand is not None and amount > before:
-                hand.gains.append((stack_seat, amount - before, item.ts_ns))
+            if hand is None:
+                return
+            bet_at = hand.bet_at.get(stack_seat)
+            if amount < before:
+                if bet_at is None or item.ts_ns - bet_at > AWARD_WAIT_NS:
+                    hand.missed.setdefault(stack_seat, before)  # not bet: a miss, or hidden
+                return
+            earlier = hand.missed.pop(stack_seat, None)
+            gain = amount - max(before, earlier or 0)  # chips missed and seen again: no gain
+            if gain > 0 and stack_seat in hand.shadow.live():
+                # (a folded seat wins nothing: chips its stack gains are a misread, or its own)
+                hand.gains.append((stack_seat, gain, item.ts_ns))
                 self._awards(item.ts_ns, out)
             return
         if bet_seat is not None:
@@ -304,6 +321,9 @@ class Fusion:
             return
         before = hand.bets.get(seat, 0)
         hand.bets[seat] = amount
+        if amount > before:  # the chips the stack lost (or is about to be seen losing) are bet
+            hand.bet_at[seat] = ts_ns
+            hand.missed.pop(seat, None)
         if amount <= before:
             return  # collected into the pot (or some taken back: the engine's rules judge)
         if not hand.dealt:
@@ -376,7 +396,9 @@ class Fusion:
         from_seat = _seat(source, "seat:") if source else None
         if from_seat is not None:
             hand.seat_cards.get(from_seat, {}).pop(item.track, None)
-            if zone == "muck" and from_seat not in hand.mucked:
+            paid = {a.seat for a in hand.shadow.record.awards} | {p[0] for p in hand.pushes}
+            if zone == "muck" and from_seat not in hand.mucked and from_seat not in paid:
+                # (a paid seat's cards go to the muck as the dealer collects them: no kill)
                 hand.mucked.add(from_seat)
                 self._checks_before(from_seat, item.ts_ns, out)
                 out.append(self._event(Muck, item.ts_ns, seat=from_seat))

@@ -2,15 +2,18 @@
 
 The live demo's cameras read the frames as they come and drop a frame when a core is busy, so
 two runs see slightly different things. Here the vision worker reads every frame of the rendered
-session (the committed ONNX models in onnxruntime), the simulated shoe's reads are put on the
-session's timeline, and the appliance's engine core (fusion, hand engine, rules) takes them in
-time order, as the live engine takes them in arrival order. The ground truth's path (the
-observer fed the renderer's own sightings) is the peer: it judges the appliance without the
-models.
+session (the committed ONNX models in onnxruntime), or the frames a camera process on a busy
+core would have read (``BusyCore``: the frames it drops follow from a cost per frame and per
+tile read, not from this machine's load, so they are the same every run), the simulated shoe's
+reads are put on the session's timeline, and the appliance's engine core (fusion, hand engine,
+rules) takes them in time order, as the live engine takes them in arrival order. The ground
+truth's path (the observer fed the renderer's own sightings) is the peer: it judges the
+appliance without the models.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.alerts import Alert
@@ -18,6 +21,7 @@ from engine.inputs import CardDrawn
 from engine.observations import Observation
 from feltwatch.engine_core import EngineCore
 from models.synth.session import DemoSession
+from models.synth.video import FPS
 
 CAMERA = "overhead"
 DETECT_EVERY = 3
@@ -43,9 +47,34 @@ def shoe_reads(session: DemoSession) -> list[CardDrawn]:
     return out
 
 
-def observed_by_models(session: DemoSession, video: Path) -> list[Observation]:
+@dataclass(frozen=True, slots=True)
+class BusyCore:
+    """A camera process short of CPU: each frame it reads costs ``frame_ms`` (decoding, the
+    motion gate, the recording) plus ``tile_ms`` for each tile the detector reads in it, on a
+    clock of its own; a frame whose time is past before the process is free is dropped, as the
+    live camera process drops it (``feltwatch.camera_main``)."""
+
+    frame_ms: float
+    tile_ms: float
+
+
+BUSY_CORE = BusyCore(frame_ms=12.0, tile_ms=10.0)
+"""Costs that drop 3.5 % of the demo's frames, most while hands move (the detector reads more
+tiles then). A camera of the live demo with two cameras dropped 12 % (``bench/e2e.py``); with
+costs that drop 13.5 % (16 and 12 ms) the 12-hand session raises one alert more than the
+injected ones (a bet seen after the next seat's, ``bench/demo_alerts.py --busy 16,12``)."""
+
+
+@dataclass(slots=True)
+class Observed:
+    observations: list[Observation]
+    frames: int
+    dropped: int
+
+
+def observed_by_models(session: DemoSession, video: Path, busy: BusyCore | None = None) -> Observed:
     """The vision worker on every frame of ``video`` (the session rendered by
-    ``feltwatch.demo_cli.prerender``)."""
+    ``feltwatch.demo_cli.prerender``), or on those a camera process on a ``busy`` core reads."""
     import cv2
 
     from vision.recognise import Recogniser
@@ -56,15 +85,27 @@ def observed_by_models(session: DemoSession, video: Path) -> list[Observation]:
     worker = VisionWorker(CAMERA, Recogniser(), zones.zone_of)
     capture = cv2.VideoCapture(str(video))
     out: list[Observation] = []
+    frame_ms = 1000 / FPS
+    clock_ms = 0.0
+    dropped = 0
     try:
         for frame in session.frames_of(images=False):
+            if busy is not None and clock_ms >= (frame.index + 1) * frame_ms:
+                dropped += 1  # too late for this frame: skipped undecoded
+                if not capture.grab():
+                    raise ValueError(f"{video}: ends at frame {frame.index}, the session has more")
+                continue
             ok, image = capture.read()
             if not ok:
                 raise ValueError(f"{video}: ends at frame {frame.index}, the session has more")
+            tiles = worker.stats.tiles_read
             out += worker.process(image, frame.ts_ns)
+            if busy is not None:
+                clock_ms = max(clock_ms, frame.index * frame_ms)  # waits for the frame's time
+                clock_ms += busy.frame_ms + busy.tile_ms * (worker.stats.tiles_read - tiles)
     finally:
         capture.release()
-    return out
+    return Observed(out, session.frames, dropped)
 
 
 def observed_truth(session: DemoSession) -> list[Observation]:

@@ -23,7 +23,7 @@ it enters or leaves a zone.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.observations import (
@@ -180,6 +180,7 @@ class Observer:
         self._in_pile: list[int] = []
         """Cards reported thrown on the muck but never seen at rest apart on it."""
         self._chip_boxes: dict[str, list[Box]] = {}
+
         """Where the chips of each zone were last seen uncovered."""
         self._hands: dict[str, tuple[bool, int]] = {}
         self._hand_reported: dict[str, bool] = {}
@@ -187,8 +188,16 @@ class Observer:
     def zone(self, box: Box) -> str:
         return self.zone_of(_centre(box)) or OFF_TABLE
 
-    def update(self, sightings: list[Sighting], ts_ns: int) -> list[Observation]:
-        """One detection pass over the whole frame (every object in view)."""
+    def update(
+        self,
+        sightings: list[Sighting],
+        ts_ns: int,
+        *,
+        unread: Sequence[Box] = (),
+    ) -> list[Observation]:
+        """One detection pass over the whole frame (every object in view). ``unread``: where
+        something moved that the detector has not read since (what the pass says is there may
+        be gone, and what came there may not be in it yet)."""
         out: list[Observation] = []
         cards = [s for s in sightings if s.kind in (CARD, BACK)]
         self._boxes = [s.box for s in cards]
@@ -216,7 +225,8 @@ class Observer:
             for track, sighting in matched
             if track.id in self._cards and self._cards[track.id].settled is None
         ]
-        out.extend(self._chip_counts([s for s in sightings if s.kind == CHIP], covers, ts_ns))
+        chips = [s for s in sightings if s.kind == CHIP]
+        out.extend(self._chip_counts(chips, covers, unread, ts_ns))
         out.extend(self._dealer_hands([s for s in sightings if s.kind == HAND], ts_ns))
         return out
 
@@ -264,7 +274,7 @@ class Observer:
                 source.startswith("seat:")
                 and waited > self._pile_wait_ns
                 and self._muck_moved_ns > departure.ts_ns
-                and 0 <= self._muck_since_ns < departure.ts_ns
+                and self._muck_since_ns >= 0
             )
             if thrown:
                 self._departed.remove(departure)
@@ -427,14 +437,17 @@ class Observer:
         return []  # picked up and put back where it was
 
     def _chip_counts(
-        self, chips: list[Sighting], covers: list[Box], ts_ns: int
+        self, chips: list[Sighting], covers: list[Box], unread: Sequence[Box], ts_ns: int
     ) -> list[Observation]:
         """``covers``: the boxes of the hands and the cards in transit: chips one lies over
         are hidden, not gone, so a zone where one covers where chips were seen keeps its count
-        until it is uncovered."""
+        until it is uncovered. A zone where something moved that the detector has not read since
+        (``unread``: a hand lifted off the last chip of a bet) is counted once it is read."""
         counts: dict[str, Counter[int]] = {}
         boxes: dict[str, list[Box]] = {}
         busy = {self.zone(chip.box) for chip in chips if chip.moving}
+        busy |= {self.zone(region) for region in unread}
+        busy |= {self.zone(chip.box) for chip in chips for r in unread if _covered(chip.box, r)}
         for chip in chips:
             zone = self.zone(chip.box)
             if chip.denomination is not None and zone != OFF_TABLE:  # off every zone: in transit
@@ -445,7 +458,9 @@ class Observer:
             if zone in busy:
                 continue  # chips still moving there: count them once they rest
             if any(
-                _covered(chip, cover) for chip in self._chip_boxes.get(zone, ()) for cover in covers
+                _covered(chip, cover)
+                for chip in self._chip_boxes.get(zone, ())
+                for cover in (*covers, *unread)
             ):
                 continue  # under a hand or a card in transit: counted once uncovered
             self._chip_boxes[zone] = boxes.get(zone, [])

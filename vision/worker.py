@@ -34,6 +34,12 @@ MOVING = 0.05
 """A sighting whose box changed this much (fraction of its pixels) is not at rest."""
 
 
+def _clip(
+    box: tuple[float, float, float, float], to: tuple[int, int, int, int]
+) -> tuple[float, float, float, float]:
+    return max(box[0], to[0]), max(box[1], to[1]), min(box[2], to[2]), min(box[3], to[3])
+
+
 @dataclass(slots=True)
 class WorkerStats:
     frames: int = 0
@@ -82,9 +88,11 @@ class VisionWorker:
         self._moved_at: dict[int, int] = {}
         """Tile -> the last frame with motion over it."""
         self._read_at: dict[int, int] = {}
+        """Tile -> the last pass that read it."""
+        self._unread: dict[int, list[tuple[float, float, float, float]]] = {}
+        """Tile -> where something moved in it since the detector last read it."""
         self._masks: list[np.ndarray] = []
         """The motion masks of the last ``still_frames`` frames."""
-        """Tile -> the last pass that read it."""
         self._cached: dict[int, list[Detection]] = {}
         self._named: dict[tuple[str, tuple[float, ...]], Sighting] = {}
         self.sightings: list[Sighting] = []
@@ -108,6 +116,7 @@ class VisionWorker:
                 if tile.overlaps(region):
                     self._dirty.add(i)
                     self._moved_at[i] = self.stats.frames
+                    self._unread.setdefault(i, []).append(region)
         self._read(image)
         out: list[Observation] = []
         if (self.stats.frames - 1) % self.pass_every == 0:
@@ -136,6 +145,7 @@ class VisionWorker:
         for index in due:
             self._cached[index] = self.recogniser.detect_tiles(image, [self._tiles[index]])
             self._read_at[index] = self.stats.passes
+            self._unread.pop(index, None)
             if self.stats.frames - self._moved_at.get(index, 0) >= self.still_frames:
                 self._dirty.discard(index)  # read at rest: clean until something moves again
         self.stats.tiles_read += len(due)
@@ -158,7 +168,11 @@ class VisionWorker:
         self.sightings = [
             replace(s, moving=True) if self._moving(s.box) else s for s in named.values()
         ]
-        return self.observer.update(self.sightings, ts_ns)
+        # Where something moved that the detector has not read since (in each tile).
+        unread = dict.fromkeys(
+            _clip(r, self._tiles[i].box) for i, regions in self._unread.items() for r in regions
+        )
+        return self.observer.update(self.sightings, ts_ns, unread=[*unread])
 
     def _moving(self, box: tuple[float, float, float, float]) -> bool:
         """Whether the pixels of ``box`` changed in the last frames (the object, or a hand

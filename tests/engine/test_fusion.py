@@ -16,6 +16,7 @@ from engine.events import (
     Event,
     Game,
     HandEnd,
+    Muck,
     ShoeDraw,
     Show,
     TableConfig,
@@ -341,4 +342,56 @@ def test_a_shown_card_misread_as_a_card_lying_elsewhere_takes_the_shoes_read() -
     script.items[at] = replace(script.items[at], card="9s", conf=0.95)
     events = fuse(script)
     assert next(e.cards for e in events if isinstance(e, Show)) == ("As", "Ad")
+    assert alerts(events) == []
+
+
+def test_the_winners_cards_collected_to_the_muck_after_the_push_are_not_a_kill() -> None:
+    """After the push the dealer collects the winner's cards, and the camera sees them go to
+    the muck: the hand was paid, so they were not killed (no mucked-winner alert)."""
+    script = a_hand()
+    at = next(i for i, item in enumerate(script.items) if isinstance(item, CardGone))
+    collected = Script(ts_ns=script.items[at - 1].ts_ns)  # type: ignore[attr-defined]
+    collected.tracks = script.tracks
+    for card in ("As", "Ad"):
+        collected.muck(card, 2)
+    script.items[at:at] = collected.items
+    events = fuse(script)
+    assert [e.seat for e in events if isinstance(e, Muck)] == [3, 1]  # the fold, the kill
+    assert alerts(events) == []
+
+
+def test_chips_a_folded_seats_stack_seems_to_gain_at_the_push_are_not_its_award() -> None:
+    """As the pot is pushed to seat 2, the camera reads one chip more in seat 3's stack (it
+    folded on the turn): a folded seat wins nothing, so the whole pot is seat 2's."""
+    script = a_hand()
+    at = next(
+        i
+        for i, item in enumerate(script.items)
+        if isinstance(item, ChipsInZone) and item.zone == "pot" and item.amount == 0
+    )
+    flicker = Script(ts_ns=script.items[at - 1].ts_ns)  # type: ignore[attr-defined]
+    flicker.chips("stack:3", 925)
+    script.items[at:at] = flicker.items
+    events = fuse(script)
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Award)] == [(2, 900)]
+    assert alerts(events) == []
+
+
+def test_chips_a_stack_shows_again_after_the_camera_missed_them_are_not_won() -> None:
+    """Before the kill, the camera misses a chip of seat 1's stack (it did not bet it) and sees
+    it again as the pot is pushed to seat 2: those chips were there all along, not an award."""
+    script = a_hand()
+    at = next(
+        i
+        for i, item in enumerate(script.items)
+        if isinstance(item, CardMoved) and item.source == "seat:1"
+    )
+    pause_ns = 5_000_000_000  # the showdown, long after seat 1's call
+    flicker = Script(ts_ns=script.items[at - 1].ts_ns + pause_ns)  # type: ignore[attr-defined]
+    flicker.chips("stack:1", 575)
+    flicker.chips("stack:1", 600)
+    later = [replace(item, ts_ns=item.ts_ns + pause_ns + 300_000_000) for item in script.items[at:]]  # type: ignore[type-var]
+    script.items[at:] = flicker.items + later
+    events = fuse(script)
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Award)] == [(2, 900)]
     assert alerts(events) == []

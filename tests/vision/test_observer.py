@@ -177,6 +177,38 @@ def test_chips_under_a_hand_keep_their_count_until_it_leaves() -> None:
     assert [(o.zone, o.amount) for o in out if isinstance(o, ChipsInZone)] == [("bet:1", 0)]
 
 
+def test_chips_where_something_moved_unread_wait_for_the_detector_to_read_them() -> None:
+    """The dealer's hand lifts off the last chip of a bet: the detector's reading of that part
+    of the frame is older than the motion (only two chips in it). The zone waits until it is
+    read again, so the bet is reported once, whole, not as two chips and then three."""
+    observer = _observer()
+    chips = [
+        Sighting("chip", 0.9, _shifted(_at("bet:1", (6, 6)), dx), colour="black", denomination=100)
+        for dx in (-14, 0, 14)
+    ]
+    lifted = _shifted(_at("bet:1", (10, 10)), 14)  # where the hand was, over the third chip
+    out = []
+    ts = 0
+    for _ in range(5):
+        ts += 100_000_000
+        out += observer.update(chips[:2], ts, unread=[lifted])
+    assert not [o for o in out if isinstance(o, ChipsInZone)]
+    out, _ = _feed(observer, [chips] * 4, ts)
+    assert [(o.zone, o.amount) for o in out if isinstance(o, ChipsInZone)] == [("bet:1", 300)]
+
+
+def test_the_first_hand_killed_onto_an_empty_muck_is_mucked() -> None:
+    """At the showdown the losers' cards are thrown on an empty muck one after the other: the
+    pile forms after the first hand left its seat and keeps moving, so no card rests apart on
+    it. The first hand was thrown there all the same."""
+    observer = _observer()
+    seat = Sighting("card_back", 0.9, _at("seat:3"))
+    stirred = Sighting("card_back", 0.9, _at("muck", (25, 25)), moving=True)
+    _, ts = _feed(observer, [[seat]] * 5, 0)
+    out, ts = _feed(observer, [[]] * 2 + [[stirred]] * 25, ts)
+    assert ("moved", "seat:3", "muck", "down") in cards(out)
+
+
 def test_cards_thrown_on_a_moving_muck_pile_are_mucked_and_go_with_the_pile() -> None:
     """Cards thrown on the muck merge with the pile (none comes to rest apart from it): a
     seat's card that left while the pile moved went there; when the muck is cleared they go."""
