@@ -16,8 +16,8 @@ has not left yet. A seat's card thrown on the muck pile often never comes to res
 it: one that left its seat while the pile moved is reported moved to the muck, and gone when
 the muck is cleared (a pile missed for a pass, or under the dealer's hand, is still there).
 Chips are counted per zone by denomination once at rest and reported when a zone's count
-changed and held (not while a hand or a card in transit lies over them); a dealer's hand when
-it enters or leaves a zone.
+changed and held (not while a hand or a card in transit lies over them, nor where something
+moved that the detector has not read since); a dealer's hand when it enters or leaves a zone.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ COVERED = 1 / 3
 """A chip this much under a hand or a card in transit is hidden (its zone's count waits)."""
 PILE_WAIT_NS = 1_500_000_000
 """A seat's card picked up this long ago, not found at rest elsewhere nor still where it lay,
-was thrown on the muck if a pile lay there before and moved meanwhile."""
+was thrown on the muck if the pile there moved meanwhile."""
 STILL_THERE = 0.6
 """A card seen this much (IoU) over where a lost one lay is that card, still there."""
 PUT_BACK = 0.3
@@ -180,7 +180,6 @@ class Observer:
         self._in_pile: list[int] = []
         """Cards reported thrown on the muck but never seen at rest apart on it."""
         self._chip_boxes: dict[str, list[Box]] = {}
-
         """Where the chips of each zone were last seen uncovered."""
         self._hands: dict[str, tuple[bool, int]] = {}
         self._hand_reported: dict[str, bool] = {}
@@ -258,9 +257,10 @@ class Observer:
 
     def _lost(self, ts_ns: int) -> list[Observation]:
         """The picked-up cards that landed nowhere seen: thrown on the muck (a seat's card,
-        away for ``PILE_WAIT_NS`` while a pile that was there before moved, and no card where it
-        lay: the cards thrown on the pile merge with it, none comes to rest apart), or gone
-        once their time to land is over."""
+        away for ``PILE_WAIT_NS`` while the pile on the muck moved, or formed (the first hand
+        killed at a showdown lands on an empty muck), and no card where it lay: the cards thrown
+        on the pile merge with it, none comes to rest apart), or gone once their time to land
+        is over."""
         out: list[Observation] = []
         for departure in list(self._departed):
             gone = departure.state
