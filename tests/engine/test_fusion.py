@@ -222,6 +222,13 @@ def a_hand(
     return s
 
 
+def continued(script: Script, at: int, pause_ns: int = 0) -> Script:
+    """A script of inputs to splice into ``script`` at ``at``: it goes on from the input
+    before (``pause_ns`` later), with the same cards."""
+    before: int = script.items[at - 1].ts_ns  # type: ignore[attr-defined]
+    return Script(ts_ns=before + pause_ns, tracks=script.tracks)
+
+
 def fuse(script: Script) -> list[Event]:
     fusion = Fusion(TABLE, button=1)
     out: list[Event] = []
@@ -350,8 +357,7 @@ def test_the_winners_cards_collected_to_the_muck_after_the_push_are_not_a_kill()
     the muck: the hand was paid, so they were not killed (no mucked-winner alert)."""
     script = a_hand()
     at = next(i for i, item in enumerate(script.items) if isinstance(item, CardGone))
-    collected = Script(ts_ns=script.items[at - 1].ts_ns)  # type: ignore[attr-defined]
-    collected.tracks = script.tracks
+    collected = continued(script, at)
     for card in ("As", "Ad"):
         collected.muck(card, 2)
     script.items[at:at] = collected.items
@@ -369,7 +375,7 @@ def test_chips_a_folded_seats_stack_seems_to_gain_at_the_push_are_not_its_award(
         for i, item in enumerate(script.items)
         if isinstance(item, ChipsInZone) and item.zone == "pot" and item.amount == 0
     )
-    flicker = Script(ts_ns=script.items[at - 1].ts_ns)  # type: ignore[attr-defined]
+    flicker = continued(script, at)
     flicker.chips("stack:3", 925)
     script.items[at:at] = flicker.items
     events = fuse(script)
@@ -387,7 +393,7 @@ def test_chips_a_stack_shows_again_after_the_camera_missed_them_are_not_won() ->
         if isinstance(item, CardMoved) and item.source == "seat:1"
     )
     pause_ns = 5_000_000_000  # the showdown, long after seat 1's call
-    flicker = Script(ts_ns=script.items[at - 1].ts_ns + pause_ns)  # type: ignore[attr-defined]
+    flicker = continued(script, at, pause_ns)
     flicker.chips("stack:1", 575)
     flicker.chips("stack:1", 600)
     later = [replace(item, ts_ns=item.ts_ns + pause_ns + 300_000_000) for item in script.items[at:]]  # type: ignore[type-var]
