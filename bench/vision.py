@@ -5,11 +5,14 @@
    deal, fold, bets, burn and board cards, the push (``models.synth.video``), as MJPG.
 2. The worker (``vision.worker``: decode, motion gate, detector on the tiles that changed,
    identity, tracker, zones, observer) reads every frame, onnxruntime with one thread.
-3. The peer: ultralytics ``YOLO(models/detector.pt).predict`` on every decoded frame of the same
-   video at the same input size (320), with both cores (ultralytics uses one thread here unless
-   told; we set ``NUM_THREADS`` and torch's threads to 2); then on the first frames at 1920, the
-   pixels the worker's tiles read (at 320 a card is 8 pixels wide: nothing to name). It runs in
-   the training venv (.venv-train: torch + ultralytics); without it this part is skipped.
+3. The peer: ultralytics ``YOLO(models/detector.pt).predict`` on the decoded frames of the same
+   video, with both cores (ultralytics uses one thread here unless told; we set
+   ``NUM_THREADS`` and torch's threads to 2), three ways: every frame whole at the detector's
+   input size (320; a card is 8 pixels wide there: nothing to name); every frame cut into the
+   worker's own tiles of 320 at full resolution, one batch a frame (the same input size and the
+   same pixels as the worker: what the worker does without its motion gate and cache); and
+   every frame whole at 1920. It runs in the training venv (.venv-train: torch +
+   ultralytics); without it this part is skipped.
 
 Prints frames/s and CPU use (CPU seconds / wall seconds, in cores) for both, and the ratio.
 
@@ -105,12 +108,14 @@ model.predict(image, imgsz=int(sys.argv[3]), verbose=False)  # warm up (not coun
 capture = cv2.VideoCapture(sys.argv[1])
 frames, boxes = 0, 0
 t0, c0 = time.perf_counter(), cpu()
+tiles = json.loads(sys.argv[5])  # [] : the whole frame; else x1, y1, x2, y2 of each tile
 while frames < int(sys.argv[4]):
     ok, image = capture.read()
     if not ok:
         break
-    result = model.predict(image, imgsz=int(sys.argv[3]), verbose=False)[0]
-    boxes += len(result.boxes)
+    inputs = [image[y1:y2, x1:x2] for x1, y1, x2, y2 in tiles] or image
+    results = model.predict(inputs, imgsz=int(sys.argv[3]), verbose=False)
+    boxes += sum(len(result.boxes) for result in results)
     frames += 1
 wall, used = time.perf_counter() - t0, cpu() - c0
 print(json.dumps({"frames": frames, "fps": frames / wall, "cpu_cores": used / wall,
@@ -118,14 +123,27 @@ print(json.dumps({"frames": frames, "fps": frames / wall, "cpu_cores": used / wa
 """
 
 
-def run_peer(path: Path, imgsz: int, frames: int) -> dict[str, float] | None:
+def run_peer(
+    path: Path, imgsz: int, frames: int, tiles: list[tuple[int, int, int, int]] = ()
+) -> dict[str, float] | None:
+    """ultralytics ``predict`` on the first ``frames`` frames at ``imgsz``: each frame whole,
+    or (``tiles``) cut into those squares, all read as one batch."""
     weights = ROOT / "models" / "detector.pt"
     if not TRAIN_PYTHON.exists() or not weights.exists():
         return None
     config = ROOT / "build" / "ultralytics"
     env = dict(os.environ, YOLO_OFFLINE="1", YOLO_AUTOINSTALL="False", YOLO_CONFIG_DIR=str(config))
     done = subprocess.run(
-        [str(TRAIN_PYTHON), "-c", PEER, str(path), str(weights), str(imgsz), str(frames)],
+        [
+            str(TRAIN_PYTHON),
+            "-c",
+            PEER,
+            str(path),
+            str(weights),
+            str(imgsz),
+            str(frames),
+            json.dumps(list(tiles)),
+        ],
         capture_output=True,
         text=True,
         env=env,
@@ -141,7 +159,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seats", type=int, default=6)
     parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--full-frames", type=int, default=60, help="frames for the 1920 peer")
+    parser.add_argument(
+        "--full-frames",
+        type=int,
+        default=0,
+        help="read only the first frames with the full-resolution peers (default: every frame)",
+    )
     args = parser.parse_args()
     path = BUILD / f"hand-1080p-{args.seats}seats-seed{args.seed}.avi"
     frames = render(path, args.seats, args.seed)
@@ -161,34 +184,45 @@ def main() -> int:
         f"  keeps up with 30 fps on one core (>= 30 frames/s and <= 33.3 CPU ms a frame): "
         f"{'yes' if keeps_up else 'NO'}"
     )
-    peer = run_peer(path, 320, frames)
-    if peer is None:
-        print(
-            "ultralytics predict: skipped (needs .venv-train from `make models` and "
-            "models/detector.pt)"
-        )
-        return 0
-    print(
-        f"ultralytics predict, every frame, imgsz 320 (the same input size), 2 threads: "
-        f"{peer['fps']:.1f} frames/s, {peer['cpu_cores']:.2f} cores, "
-        f"{peer['cpu_ms_per_frame']:.1f} CPU ms/frame (a card is 8 pixels wide at that size)"
+    grid = [tile.box for tile in Recogniser(threads=1).grid(1920, 1080)]
+    peers = (
+        (
+            "each frame whole at imgsz 320: a card is 8 pixels wide there, nothing to name",
+            320,
+            frames,
+            [],
+        ),
+        (
+            f"each frame as the worker's {len(grid)} tiles of 320 (one batch): the same input "
+            f"size and pixels as the worker, without its motion gate",
+            320,
+            args.full_frames or frames,
+            grid,
+        ),
+        (
+            "each frame whole at imgsz 1920, the pixels the worker reads",
+            1920,
+            args.full_frames or frames,
+            [],
+        ),
     )
-    print(
-        f"ratio (frames/s, worker / ultralytics predict at 320): {ours['fps'] / peer['fps']:.2f}x "
-        f"(target >= 5x); CPU per frame: "
-        f"{peer['cpu_ms_per_frame'] / ours['cpu_ms_per_frame']:.2f}x less"
-    )
-    full = run_peer(path, 1920, args.full_frames)
-    if full is not None:
+    for what, imgsz, count, tiles in peers:
+        peer = run_peer(path, imgsz, count, tiles)
+        if peer is None:
+            print(
+                "ultralytics predict: skipped (needs .venv-train from `make models` and "
+                "models/detector.pt)"
+            )
+            return 0
         print(
-            f"ultralytics predict, first {full['frames']} frames, imgsz 1920 (the pixels the "
-            f"worker reads), 2 threads: {full['fps']:.2f} frames/s, {full['cpu_cores']:.2f} "
-            f"cores, {full['cpu_ms_per_frame']:.0f} CPU ms/frame"
+            f"ultralytics predict, {peer['frames']} frames, {what}; 2 threads: "
+            f"{peer['fps']:.2f} frames/s, {peer['cpu_cores']:.2f} cores, "
+            f"{peer['cpu_ms_per_frame']:.1f} CPU ms/frame"
         )
         print(
-            f"ratio (frames/s, worker / ultralytics predict at 1920): "
-            f"{ours['fps'] / full['fps']:.1f}x; CPU per frame: "
-            f"{full['cpu_ms_per_frame'] / ours['cpu_ms_per_frame']:.1f}x less"
+            f"  ratio, worker / this predict: {ours['fps'] / peer['fps']:.2f}x the frames/s "
+            f"(target >= 5x), {peer['cpu_ms_per_frame'] / ours['cpu_ms_per_frame']:.2f}x less "
+            f"CPU a frame"
         )
     return 0
 

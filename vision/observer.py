@@ -26,6 +26,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from engine.observations import (
     OFF_TABLE,
     CardAppeared,
@@ -122,10 +124,16 @@ def _iou(a: Box, b: Box) -> float:
     return inter / (_area(a) + _area(b) - inter) if inter else 0.0
 
 
-def _covered(chip: Box, cover: Box) -> bool:
-    """Whether ``cover`` lies over a third of ``chip`` or more."""
-    inter = _intersection(chip, cover)
-    return inter > 0 and inter >= COVERED * _area(chip)
+def _covered(chips: Sequence[Box], covers: Sequence[Box]) -> np.ndarray:
+    """For each of ``chips``, whether one of ``covers`` lies over a third of it or more."""
+    if not chips or not covers:
+        return np.zeros(len(chips), bool)
+    a, b = np.asarray(chips, np.float64)[:, None, :], np.asarray(covers, np.float64)[None]
+    w = np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0])
+    h = np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1])
+    inter = np.where((w > 0) & (h > 0), w * h, 0.0)
+    area = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
+    return ((inter > 0) & (inter >= COVERED * area)).any(axis=1)
 
 
 class Observer:
@@ -447,7 +455,8 @@ class Observer:
         boxes: dict[str, list[Box]] = {}
         busy = {self.zone(chip.box) for chip in chips if chip.moving}
         busy |= {self.zone(region) for region in unread}
-        busy |= {self.zone(chip.box) for chip in chips for r in unread if _covered(chip.box, r)}
+        under = _covered([chip.box for chip in chips], unread)
+        busy |= {self.zone(chip.box) for chip, covered in zip(chips, under, strict=True) if covered}
         for chip in chips:
             zone = self.zone(chip.box)
             if chip.denomination is not None and zone != OFF_TABLE:  # off every zone: in transit
@@ -457,11 +466,7 @@ class Observer:
         for zone in set(counts) | set(self._chips) | set(self._chip_candidate):
             if zone in busy:
                 continue  # chips still moving there: count them once they rest
-            if any(
-                _covered(chip, cover)
-                for chip in self._chip_boxes.get(zone, ())
-                for cover in (*covers, *unread)
-            ):
+            if _covered(self._chip_boxes.get(zone, []), [*covers, *unread]).any():
                 continue  # under a hand or a card in transit: counted once uncovered
             self._chip_boxes[zone] = boxes.get(zone, [])
             now = counts.get(zone, Counter())

@@ -9,7 +9,7 @@ burn pile) are polygons from the configuration.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -50,6 +50,22 @@ class ZoneMap:
     calibration: Calibration
     zones: Mapping[str, tuple[Point, ...]]
     """Zone name -> polygon in table millimetres."""
+    _matrix: np.ndarray = field(init=False, repr=False, compare=False)
+    _contours: tuple[tuple[str, np.ndarray], ...] = field(init=False, repr=False, compare=False)
+    _memo: dict[Point, str | None] = field(init=False, repr=False, compare=False)
+    """Camera pixel -> zone, for the points asked before (a still object is asked about at
+    every pass)."""
+
+    MEMO_POINTS = 100_000
+    """The memo is emptied when it holds this many points."""
+
+    def __post_init__(self) -> None:
+        contours = tuple(
+            (name, np.float32(polygon).reshape(-1, 1, 2)) for name, polygon in self.zones.items()
+        )
+        object.__setattr__(self, "_matrix", self.calibration.matrix())
+        object.__setattr__(self, "_contours", contours)
+        object.__setattr__(self, "_memo", {})
 
     @classmethod
     def from_config(cls, config: Mapping[str, object]) -> ZoneMap:
@@ -74,14 +90,23 @@ class ZoneMap:
         for name, polygon in zones.items():
             if len(polygon) < 3:
                 raise ZoneError(f"zones.{name}: a zone needs at least 3 points")
-        calibration.matrix()
         return cls(calibration, zones)  # type: ignore[arg-type]
 
     def zone_of(self, point_px: Point) -> str | None:
         """The zone a camera pixel falls in (the first listed, if zones overlap), or None."""
-        ((x, y),) = self.calibration.to_table([point_px])
-        for name, polygon in self.zones.items():
-            contour = np.float32(polygon).reshape(-1, 1, 2)
-            if cv2.pointPolygonTest(contour, (x, y), False) >= 0:
-                return name
-        return None
+        if point_px in self._memo:
+            return self._memo[point_px]
+        if len(self._memo) >= self.MEMO_POINTS:
+            self._memo.clear()
+        point = np.float32(point_px).reshape(1, 1, 2)
+        x, y = (float(v) for v in cv2.perspectiveTransform(point, self._matrix).reshape(2))
+        zone = next(
+            (
+                name
+                for name, contour in self._contours
+                if cv2.pointPolygonTest(contour, (x, y), False) >= 0
+            ),
+            None,
+        )
+        self._memo[point_px] = zone
+        return zone

@@ -34,6 +34,29 @@ def test_pixels_fall_in_their_zones() -> None:
     assert zones.zone_of((640, 110)) is None
 
 
+def test_a_point_asked_again_gets_the_same_zone_and_the_memo_stays_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Still objects are asked about at every pass: the answers are remembered, up to a bound,
+    and agree with the table's geometry (each point mapped to millimetres, in a polygon)."""
+    monkeypatch.setattr(ZoneMap, "MEMO_POINTS", 50)
+    zones = ZoneMap.from_config(CONFIG)
+    points = [(float(x), float(y)) for x in range(100, 1200, 37) for y in range(100, 660, 41)]
+    first = [zones.zone_of(p) for p in points]
+    assert {"board", "seat:1", "muck", None} <= set(first)
+    for point, zone in zip(points, first, strict=True):
+        ((x, y),) = zones.calibration.to_table([point])
+        inside = [
+            name
+            for name, polygon in CONFIG["zones"].items()  # type: ignore[attr-defined]
+            if min(p[0] for p in polygon) <= x <= max(p[0] for p in polygon)
+            and min(p[1] for p in polygon) <= y <= max(p[1] for p in polygon)
+        ]
+        assert zone == (inside[0] if inside else None)
+    assert [zones.zone_of(p) for p in reversed(points)] == first[::-1]
+    assert len(zones._memo) <= 50
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
