@@ -127,6 +127,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     parser.add_argument(
+        "--real-share", type=float, default=REAL_SHARE, help="share of real crops in a batch"
+    )
+    parser.add_argument(
         "--init",
         type=Path,
         help="continue from this checkpoint (the weights a run saves as CHECKPOINT in --data)",
@@ -159,7 +162,7 @@ def main() -> int:
     best_state = None
     history = []
     epoch = 0
-    n_real = int(args.batch * REAL_SHARE)
+    n_real = int(args.batch * args.real_share)
     while time.monotonic() - start < budget_s:
         epoch += 1
         for _ in range(steps_per_epoch):
