@@ -107,8 +107,9 @@ def test_each_card_is_observed_where_it_lands_and_face_up_cards_are_reported_so(
 
 
 def test_the_face_up_cards_are_named() -> None:
-    """The identity classifier on ~47-pixel cards: measured 6 of the 7 right (the jack of
-    hearts is read as the king of diamonds); the two exposed cards must be right."""
+    """The identity classifier on ~47-pixel cards: measured 7 of the 7 right (the classifier
+    before read the jack of hearts as the king of diamonds); at least 6 are asked, and the two
+    exposed cards must be right."""
     names = [
         (name, want)
         for (_, face, name), (_, _, want) in zip(cards_seen(), EXPECTED, strict=True)
