@@ -14,7 +14,7 @@
    every frame whole at 1920. It runs in the training venv (.venv-train: torch +
    ultralytics); without it this part is skipped.
 
-Prints frames/s and CPU use (CPU seconds / wall seconds, in cores) for both, and the ratio.
+Prints frames/s and CPU use (CPU seconds / wall seconds, in cores) for each, and the ratios.
 
     .venv/bin/python bench/vision.py [--seats 6] [--seed 3]
 """
@@ -28,6 +28,7 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,7 +125,7 @@ print(json.dumps({"frames": frames, "fps": frames / wall, "cpu_cores": used / wa
 
 
 def run_peer(
-    path: Path, imgsz: int, frames: int, tiles: list[tuple[int, int, int, int]] = ()
+    path: Path, imgsz: int, frames: int, tiles: Sequence[tuple[int, int, int, int]] = ()
 ) -> dict[str, float] | None:
     """ultralytics ``predict`` on the first ``frames`` frames at ``imgsz``: each frame whole,
     or (``tiles``) cut into those squares, all read as one batch."""
