@@ -40,9 +40,13 @@ class Calibration:
         return cv2.getPerspectiveTransform(src, dst)
 
     def to_table(self, points_px: Sequence[Point]) -> list[Point]:
-        pts = np.float32(points_px).reshape(-1, 1, 2)
-        mapped = cv2.perspectiveTransform(pts, self.matrix())
-        return [(float(x), float(y)) for x, y in mapped.reshape(-1, 2)]
+        return _mapped(points_px, self.matrix())
+
+
+def _mapped(points: Sequence[Point], matrix: np.ndarray) -> list[Point]:
+    """``points`` through the homography ``matrix``."""
+    mapped = cv2.perspectiveTransform(np.float32(points).reshape(-1, 1, 2), matrix)
+    return [(float(x), float(y)) for x, y in mapped.reshape(-1, 2)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +102,7 @@ class ZoneMap:
             return self._memo[point_px]
         if len(self._memo) >= self.MEMO_POINTS:
             self._memo.clear()
-        point = np.float32(point_px).reshape(1, 1, 2)
-        x, y = (float(v) for v in cv2.perspectiveTransform(point, self._matrix).reshape(2))
+        ((x, y),) = _mapped([point_px], self._matrix)
         zone = next(
             (
                 name
