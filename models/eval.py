@@ -31,6 +31,7 @@ from engine.cards import DECK
 from models.real import REAL, real_boxes
 from models.synth.scene import BACK, CARD, CHIP, HAND, render
 from vision.chips import ChipReader, calibrated
+from vision.paths import DETECTOR_MODEL, IDENTITY_MODEL
 from vision.recognise import Recogniser, Sighting
 
 with warnings.catch_warnings():
@@ -214,9 +215,11 @@ def main() -> int:
     )
     parser.add_argument("--card-conf", type=float, help="identity confidence to name a card")
     parser.add_argument("--turns", type=int, default=4, help="quarter turns read (1, 2, 4)")
+    parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="a candidate")
+    parser.add_argument("--identity", type=Path, default=IDENTITY_MODEL, help="a candidate")
     args = parser.parse_args()
     options = {} if args.card_conf is None else {"card_conf": args.card_conf}
-    recogniser = Recogniser(turns=args.turns, **options)  # type: ignore[arg-type]
+    recogniser = Recogniser(args.detector, args.identity, turns=args.turns, **options)  # type: ignore[arg-type]
     split = "valid" if args.valid else "test"
     report = {
         f"real_{split}": real_photos(recogniser, split),
