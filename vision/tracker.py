@@ -60,13 +60,7 @@ class Tracker:
 
         Each kind (face up, card back) has its own ByteTrack: a back dealt over a face-up card
         must not continue the face's track. A card turned over in place ends one track and
-        starts another; the observer pairs them.
-
-        A track starts only from a sighting scored above 0.7 (ByteTrack's activation threshold
-        0.6, plus its 0.1); sightings from 0.1 up then continue it. Dealt cards score 0.8-0.95;
-        the detector of 2026-12-01 also scores a table rail's end 0.3-0.6 as a card back, now
-        and then: with tracks started at 0.35 such a spot became a card off the table and took
-        over the track of a card that left its seat (``tests/vision/test_worker.py``)."""
+        starts another; the observer pairs them."""
         self.lost_passes = lost_passes
         self.match_iou = match_iou
         self._bytes: dict[str, sv.ByteTrack] = {}
@@ -79,7 +73,7 @@ class Tracker:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", FutureWarning)
                 byte = self._bytes[kind] = sv.ByteTrack(
-                    track_activation_threshold=0.6,
+                    track_activation_threshold=0.25,
                     lost_track_buffer=self.lost_passes,
                     minimum_matching_threshold=self.match_iou,
                     frame_rate=30,
