@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -25,6 +26,11 @@ CHIP_COLOURS: dict[str, tuple[int, int, int]] = {c.name: c.bgr for c in DEFAULT_
 DETECTOR_CLASSES: tuple[str, ...] = ("card", "card_back", "chip", "hand")
 CARD, BACK, CHIP, HAND = range(4)
 FELTS = ((40, 110, 30), (110, 70, 20), (40, 40, 120), (70, 90, 40))
+"""Felt colours (BGR) of the rendered tables."""
+LIGHT_SURFACES = ((228, 228, 228), (196, 202, 206), (120, 160, 200), (200, 190, 170))
+"""Light surfaces (BGR: a white cloth, grey, light wood, pale blue) that some real card photos
+are taken on; only the detector's extra training frames use them (``make_dataset --surfaces
+any``), so the frames of the default palette stay the same for a seed."""
 
 
 @dataclass(slots=True)
@@ -43,8 +49,10 @@ class Scene:
     labels: list[Label] = field(default_factory=list)
 
 
-def felt(width: int, height: int, rng: random.Random) -> np.ndarray:
-    base = np.array(FELTS[rng.randrange(len(FELTS))], dtype=np.float32)
+def felt(
+    width: int, height: int, rng: random.Random, surfaces: Sequence[tuple[int, int, int]] = FELTS
+) -> np.ndarray:
+    base = np.array(surfaces[rng.randrange(len(surfaces))], dtype=np.float32)
     base *= rng.uniform(0.75, 1.2)
     noise = np.random.default_rng(rng.randrange(2**32)).normal(0, 6, (height // 4, width // 4, 1))
     noise = cv2.resize(noise.astype(np.float32), (width, height))[:, :, None]
@@ -78,15 +86,20 @@ def paste(
     scale: float,
     shadow: bool = True,
     owner: tuple[np.ndarray, int] | None = None,
+    alpha: np.ndarray | None = None,
 ) -> np.ndarray:
     """Rotate, scale and alpha-paste ``sprite``; returns its four corners on the canvas.
-    ``owner`` (an id map and an id) records which object each pixel now shows."""
+    ``owner`` (an id map and an id) records which object each pixel now shows; ``alpha`` (0 to
+    1, the sprite's height and width) is its shape (a chip's disc), default the whole sprite."""
     full_h, full_w = sprite.shape[:2]
     if canvas.size == 0:  # nothing to paint on: where it would go
         return rotated_box(full_w * scale, full_h * scale, centre, angle)
+    if alpha is None:
+        alpha = np.ones((full_h, full_w), np.float32)
     if scale < 1:  # shrink first with area averaging, as a camera's sensor does
         small = (max(2, round(full_w * scale)), max(2, round(full_h * scale)))
         sprite = cv2.resize(sprite, small, interpolation=cv2.INTER_AREA)
+        alpha = cv2.resize(alpha, small, interpolation=cv2.INTER_AREA)
     h, w = sprite.shape[:2]
     fx, fy = full_w * scale / w, full_h * scale / h
     matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
@@ -109,7 +122,7 @@ def paste(
     size = (x1 - x0, y1 - y0)
     roi = canvas[y0:y1, x0:x1]
     warped = cv2.warpAffine(sprite.astype(np.float32), local, size, flags=cv2.INTER_LINEAR)
-    mask = cv2.warpAffine(np.ones((h, w), np.float32), local, size, flags=cv2.INTER_LINEAR)
+    mask = cv2.warpAffine(alpha.astype(np.float32), local, size, flags=cv2.INTER_LINEAR)
     if shadow:
         offset = np.float32([[1, 0, 3 * scale * 4], [0, 1, 4 * scale * 4]])
         shade = cv2.warpAffine(mask, offset, size)
@@ -121,8 +134,17 @@ def paste(
     return corners
 
 
+def chip_alpha(size: int = 120) -> np.ndarray:
+    """The shape of ``chip_sprite(colour, size)`` for ``paste``: its disc, edges antialiased."""
+    alpha = np.zeros((size, size), np.float32)
+    c = size / 2
+    cv2.circle(alpha, (int(c), int(c)), int(c) - 1, 1.0, -1, cv2.LINE_AA)
+    return alpha
+
+
 def chip_sprite(colour: str, size: int = 120) -> np.ndarray:
-    """A chip seen from above: the colour, white edge spots, an inner ring."""
+    """A chip seen from above: the colour, white edge spots, an inner ring (on black: paste it
+    with ``chip_alpha``)."""
     img = np.zeros((size, size, 3), np.float32)
     c = size / 2
     body = CHIP_COLOURS[colour]
@@ -224,10 +246,11 @@ def render(
     cards_down: int | None = None,
     chip_piles: int | None = None,
     hands: int | None = None,
+    surfaces: Sequence[tuple[int, int, int]] = FELTS,
 ) -> Scene:
     """A random table view; ``card_px`` is the card width in pixels (default: drawn from
-    ``card_px_range``)."""
-    canvas = felt(width, height, rng)
+    ``card_px_range``); the table's colour is one of ``surfaces``."""
+    canvas = felt(width, height, rng, surfaces)
     card_w = card_px if card_px is not None else rng.uniform(*card_px_range)
     scale = card_w / W
     style = STYLES[rng.randrange(len(STYLES))]
@@ -269,7 +292,7 @@ def render(
         colour = rng.choice(colours)
         x = rng.uniform(margin, width - margin)
         y = rng.uniform(margin, height - margin)
-        sprite = chip_sprite(colour)
+        sprite, disc = chip_sprite(colour), chip_alpha()
         if rng.random() < 0.5:  # a stack seen from above and a little aside
             stack = []
             for k in range(rng.randint(1, 8)):
@@ -282,6 +305,7 @@ def render(
                         chip_d / sprite.shape[0],
                         shadow=k == 0,
                         owner=mine(),
+                        alpha=disc,
                     )
                 )
             placed.append((CHIP, colour, np.concatenate(stack)))
@@ -289,8 +313,8 @@ def render(
             for _ in range(rng.randint(1, 5)):
                 cx, cy = x + rng.uniform(-chip_d, chip_d), y + rng.uniform(-chip_d, chip_d)
                 turn, size = rng.uniform(0, 360), chip_d / sprite.shape[0]
-                corners = paste(canvas, sprite, (cx, cy), turn, size, owner=mine())
-                placed.append((CHIP, colour, corners))
+                paste(canvas, sprite, (cx, cy), turn, size, owner=mine(), alpha=disc)
+                placed.append((CHIP, colour, rotated_box(chip_d, chip_d, (cx, cy), 0)))
     for _ in range(hands if hands is not None else int(rng.random() < 0.3)):
         tip = (rng.uniform(0, width), rng.uniform(0, height))
         before = canvas.copy()

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from models.synth.cards import STYLES, draw_back, draw_card
-from models.synth.scene import FELTS, chip_sprite, dealer_hand, paste
+from models.synth.scene import FELTS, chip_alpha, chip_sprite, dealer_hand, paste
 from vision.chips import DEFAULT_CHIP_SET
 from vision.layout import CARD_MM, CHIP_MM, TableLayout
 
@@ -80,6 +80,19 @@ class Layout(TableLayout):
     def to_frame(self, point_mm: tuple[float, float]) -> tuple[float, float]:
         x, y = cv2.perspectiveTransform(np.float32([[point_mm]]), self.homography())[0, 0]
         return float(x), float(y)
+
+    def rail_mm(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The rail: the far half of an ellipse (centre, half axes in mm); it stops at the
+        dealer's cut-out, at both ends of the major axis."""
+        return (self.width_mm / 2, self.height_mm * 0.55), (
+            self.width_mm * 0.46,
+            self.height_mm * 0.5,
+        )
+
+    def rail_ends(self) -> list[tuple[float, float]]:
+        """Where the rail stops (frame pixels)."""
+        (cx, cy), (ax, _) = self.rail_mm()
+        return [self.to_frame((cx - ax, cy)), self.to_frame((cx + ax, cy))]
 
     def px_per_mm(self, point_mm: tuple[float, float]) -> float:
         a = self.to_frame(point_mm)
@@ -241,6 +254,7 @@ class HandVideo:
         for zone, counts in self.start.items():
             self._add_chips(zone, counts)
         self._sprites: dict[tuple[str, str], np.ndarray] = {}
+        self._chip_alpha = chip_alpha()
 
     def _felt_mm(self) -> np.ndarray:
         """The empty table at 1 px per mm with the zones' printed lines."""
@@ -250,16 +264,9 @@ class HandVideo:
         img[:] = base
         grain = np.random.default_rng(self.seed + 1).normal(0, 5, (h // 8, w // 8, 1))
         img += cv2.resize(grain.astype(np.float32), (w, h))[:, :, None]
+        (cx, cy), (ax, ay) = self.layout.rail_mm()
         cv2.ellipse(
-            img,
-            (w // 2, int(h * 0.55)),
-            (int(w * 0.46), int(h * 0.5)),
-            0,
-            180,
-            360,
-            (30, 40, 60),
-            40,
-            cv2.LINE_AA,
+            img, (int(cx), int(cy)), (int(ax), int(ay)), 0, 180, 360, (30, 40, 60), 40, cv2.LINE_AA
         )
         cv2.ellipse(
             img,
@@ -343,6 +350,7 @@ class HandVideo:
             obj.angle,
             size_mm * ppm / sprite.shape[1],
             shadow=obj.kind == "card" or moving,
+            alpha=self._chip_alpha if obj.kind == "chip" else None,
         )
         box = (
             float(corners[:, 0].min()),

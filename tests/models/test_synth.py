@@ -54,3 +54,18 @@ def test_small_cards_are_shrunk_with_area_averaging_not_aliased() -> None:
     (label,) = [label for label in scene.labels if label.cls == CARD]
     x1, y1, x2, y2 = (int(v) for v in label.box)
     assert scene.image[y1:y2, x1:x2].mean() > 90  # paper, not the felt
+
+
+def test_chips_are_round_on_the_felt_and_boxed_tightly() -> None:
+    # Until 2026-12-01 a chip was pasted with the black corners of its square sprite, and a
+    # turned chip's box was that of the turned square.
+    scene = render(
+        random.Random(4), 400, 400, card_px=200, cards_up=0, cards_down=0, chip_piles=6, hands=0
+    )
+    chips = [label for label in scene.labels if label.cls == CHIP]
+    assert chips
+    # The pixels just inside each box's corners show the felt or a neighbour, never black.
+    for label in chips:
+        x1, y1, x2, y2 = (int(v) for v in label.box)
+        for x, y in ((x1 + 2, y1 + 2), (x2 - 3, y1 + 2), (x1 + 2, y2 - 3), (x2 - 3, y2 - 3)):
+            assert scene.image[y, x].max() > 25, (label.name, label.box, (x, y))
