@@ -67,26 +67,19 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train both models from scratch on the CPU (about 10 hours on 2 cores),
+# Render the data and train both models from scratch on the CPU (about 6 hours on 2 cores),
 # export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
-# two trainings from scratch; the detector then trains on three times from its best epoch (the
-# last on tiles of rendered table videos, with a share of the frames before), the classifier
-# twice at a lower rate, the second time with half of each batch real photos.
+# two trainings from scratch; the detector then trains on once from its best epoch, the
+# classifier twice at a lower rate, the second time with half of each batch real photos.
+# (The next detector's recipe, not adopted yet: models/README.md, "The next detector".)
 HOURS ?= 1.5
 MINUTES ?= 70
 models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 	$(BIN)/python -m models.synth.make_dataset build/synth
-	$(BIN)/python -m models.synth.make_dataset build/synth --train 1500 --val 60 --seed 7 \
-		--surfaces any
 	$(BIN)/python -m models.identity_data build/identity
 	$(TRAIN) -m models.train --data build/synth --hours $(HOURS)
 	$(TRAIN) -m models.train --data build/synth --hours 1.0 --weights models/detector.pt
-	$(TRAIN) -m models.train --data build/synth --hours 1.2 --weights models/detector.pt
-	$(BIN)/python -m models.synth.table_tiles build/synth --train 1500 --val 60 --seed 11
-	$(BIN)/python -m models.synth.subset build/synth build/synth-mix train-table:all \
-		train-0-:2000 train-7-:700 val-table:all val-1-:100 val-8-:60 --seed 3
-	$(TRAIN) -m models.train --data build/synth-mix --hours 0.7 --weights models/detector.pt
-	$(TRAIN) -m models.quantize
+	$(TRAIN) -m models.quantize --full-range --float-layers
 	$(TRAIN) -m models.train_identity --data build/identity --minutes $(MINUTES)
 	$(TRAIN) -m models.train_identity --data build/identity --init models/identity.onnx \
 		--lr 1e-3 --threads 2 --minutes 95

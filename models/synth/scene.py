@@ -94,12 +94,11 @@ def paste(
     full_h, full_w = sprite.shape[:2]
     if canvas.size == 0:  # nothing to paint on: where it would go
         return rotated_box(full_w * scale, full_h * scale, centre, angle)
-    if alpha is None:
-        alpha = np.ones((full_h, full_w), np.float32)
     if scale < 1:  # shrink first with area averaging, as a camera's sensor does
         small = (max(2, round(full_w * scale)), max(2, round(full_h * scale)))
         sprite = cv2.resize(sprite, small, interpolation=cv2.INTER_AREA)
-        alpha = cv2.resize(alpha, small, interpolation=cv2.INTER_AREA)
+        if alpha is not None:
+            alpha = cv2.resize(alpha, small, interpolation=cv2.INTER_AREA)
     h, w = sprite.shape[:2]
     fx, fy = full_w * scale / w, full_h * scale / h
     matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
@@ -122,7 +121,8 @@ def paste(
     size = (x1 - x0, y1 - y0)
     roi = canvas[y0:y1, x0:x1]
     warped = cv2.warpAffine(sprite.astype(np.float32), local, size, flags=cv2.INTER_LINEAR)
-    mask = cv2.warpAffine(alpha.astype(np.float32), local, size, flags=cv2.INTER_LINEAR)
+    shape = np.ones((h, w), np.float32) if alpha is None else alpha.astype(np.float32)
+    mask = cv2.warpAffine(shape, local, size, flags=cv2.INTER_LINEAR)
     if shadow:
         offset = np.float32([[1, 0, 3 * scale * 4], [0, 1, 4 * scale * 4]])
         shade = cv2.warpAffine(mask, offset, size)
