@@ -16,7 +16,9 @@ import multiprocessing
 import os
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 
@@ -27,6 +29,7 @@ SURFACES = {"felt": FELTS, "any": FELTS + LIGHT_SURFACES}
 
 
 Job = tuple[Path, str, int, int, tuple[int, int], str]
+J = TypeVar("J")
 
 
 def _write_one(job: Job) -> None:
@@ -50,15 +53,29 @@ def write_split(
     jobs: int = 1,
     surfaces: str = "felt",
 ) -> None:
+    write_jobs(
+        _write_one,
+        out,
+        split,
+        [(out, split, seed, i, size, surfaces) for i in range(count)],
+        jobs,
+        8,
+    )
+
+
+def write_jobs(
+    write: Callable[[J], None], out: Path, split: str, work: list[J], jobs: int, chunk: int
+) -> None:
+    """``write`` each job of ``work`` (in ``jobs`` processes) into the ``split`` of the YOLO
+    dataset ``out``."""
     (out / "images" / split).mkdir(parents=True, exist_ok=True)
     (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-    work = [(out, split, seed, i, size, surfaces) for i in range(count)]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
-            pool.map(_write_one, work, chunksize=8)
+            pool.map(write, work, chunksize=chunk)
     else:
         for job in work:
-            _write_one(job)
+            write(job)
 
 
 def main() -> int:

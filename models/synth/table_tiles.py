@@ -19,7 +19,6 @@ worker's grid, squares anywhere and squares around the rail's ends. Run it into 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import random
 import sys
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import cv2
 
+from models.synth.make_dataset import write_jobs
 from models.synth.scene import BACK, CARD, CHIP, HAND
 from models.synth.video import Frame, HandVideo, Layout, Truth, demo_script, demo_start, step_frames
 from vision.tiles import tile_grid
@@ -112,16 +112,9 @@ def _write_video(job: Job) -> None:
 
 
 def write_split(out: Path, split: str, tiles: int, seed: int, jobs: int = 1) -> None:
-    (out / "images" / split).mkdir(parents=True, exist_ok=True)
-    (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     videos = -(-tiles // (FRAMES_PER_VIDEO * TILES_PER_FRAME))
     work = [(out, split, seed * 10_000 + i) for i in range(videos)]
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            pool.map(_write_video, work, chunksize=1)
-    else:
-        for job in work:
-            _write_video(job)
+    write_jobs(_write_video, out, split, work, jobs, 1)
 
 
 def main() -> int:
