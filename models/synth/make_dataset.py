@@ -53,14 +53,8 @@ def write_split(
     jobs: int = 1,
     surfaces: str = "felt",
 ) -> None:
-    write_jobs(
-        _write_one,
-        out,
-        split,
-        [(out, split, seed, i, size, surfaces) for i in range(count)],
-        jobs,
-        8,
-    )
+    work = [(out, split, seed, i, size, surfaces) for i in range(count)]
+    write_jobs(_write_one, out, split, work, jobs, chunk=8)
 
 
 def write_jobs(

@@ -114,7 +114,7 @@ def _write_video(job: Job) -> None:
 def write_split(out: Path, split: str, tiles: int, seed: int, jobs: int = 1) -> None:
     videos = -(-tiles // (FRAMES_PER_VIDEO * TILES_PER_FRAME))
     work = [(out, split, seed * 10_000 + i) for i in range(videos)]
-    write_jobs(_write_video, out, split, work, jobs, 1)
+    write_jobs(_write_video, out, split, work, jobs, chunk=1)
 
 
 def main() -> int:

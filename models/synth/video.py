@@ -84,10 +84,8 @@ class Layout(TableLayout):
     def rail_mm(self) -> tuple[tuple[float, float], tuple[float, float]]:
         """The rail: the far half of an ellipse (centre, half axes in mm); it stops at the
         dealer's cut-out, at both ends of the major axis."""
-        return (self.width_mm / 2, self.height_mm * 0.55), (
-            self.width_mm * 0.46,
-            self.height_mm * 0.5,
-        )
+        centre = (self.width_mm / 2, self.height_mm * 0.55)
+        return centre, (self.width_mm * 0.46, self.height_mm * 0.5)
 
     def rail_ends(self) -> list[tuple[float, float]]:
         """Where the rail stops (frame pixels)."""
