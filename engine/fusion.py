@@ -391,6 +391,11 @@ class Fusion:
         hand = self.hand
         assert hand is not None
         source = item.source if isinstance(item, CardMoved) else None
+        known = hand.cards.get(item.track) == zone
+        if known and (item.face is SeenFace.DOWN or item.track in hand.face_up):
+            # Back where the hand has it, as it lay, by way of a zone where cards are not played
+            # (a card pushed toward the pot, or its box misread across the line): nothing new.
+            return
         hand.cards[item.track] = zone
         face = Face.UP if item.face is SeenFace.UP else Face.DOWN
         from_seat = _seat(source, "seat:") if source else None

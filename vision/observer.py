@@ -96,6 +96,8 @@ class _CardState:
 class _Departure:
     state: _CardState
     ts_ns: int
+    track: int
+    """The tracker's id of the card when it was lost (the tracker may find it again)."""
 
 
 def _centre(box: Box) -> tuple[float, float]:
@@ -221,7 +223,7 @@ class Observer:
             if track_id not in self.tracker.tracks or state.unseen >= self.depart_passes:
                 del self._cards[track_id]
                 if state.settled is not None:
-                    self._departed.append(_Departure(state, ts_ns))
+                    self._departed.append(_Departure(state, ts_ns, track_id))
         out += self._watch_muck(cards, [s.box for s in sightings if s.kind == HAND], ts_ns)
         out += self._lost(ts_ns)
         # What hides chips: a hand, or a card in transit (moving, or not yet at rest anywhere).
@@ -319,15 +321,20 @@ class Observer:
         size = max(box[2] - box[0], box[3] - box[1])
         return abs(centre[0] - before[0]) + abs(centre[1] - before[1]) <= self.rest_fraction * size
 
-    def _arrival(self, state: _CardState, box: Box) -> _CardState | None:
-        """The picked-up card that this newly resting one is: the latest departure (on the
-        muck the earliest) that left before this card was first seen on its way, with the same
-        face and (face up) the same identity if any. A card landing in a seat, the board or the
-        burn is dealt from the shoe, unless it lands where a card of that zone was lost from
-        view (a hand covered it, or it was lifted and put back)."""
+    def _arrival(self, state: _CardState, track_id: int, box: Box) -> _CardState | None:
+        """The picked-up card that this newly resting one is: the one the tracker lost and
+        found again as this track (``track_id``: the track it was lost as, or the one it was
+        first reported as; the tracker followed the card, wherever it lands); else the latest
+        departure (on the muck the earliest) that left before this card was first seen on its
+        way, with the same face and (face up) the same identity if any. A card landing in a
+        seat, the board or the burn is dealt from the shoe, unless it lands where a card of
+        that zone was lost from view (a hand covered it, or it was lifted and put back)."""
         assert state.candidate is not None
         zone, face = state.candidate
         size = max(box[2] - box[0], box[3] - box[1])
+        refound = [d.state for d in self._departed if track_id in (d.track, d.state.card_id)]
+        if refound:
+            return self._taken(refound[-1])
 
         def same_place(other: _CardState) -> bool:
             return _distance(other.rest, state.centre) <= PUT_BACK * size
@@ -413,7 +420,7 @@ class Observer:
         before = state.settled
         if before is None:  # newly at rest: a card dealt, or one that was carried here
             state.pending_card = card
-            earlier = self._arrival(state, sighting.box)
+            earlier = self._arrival(state, track.id, sighting.box)
             if earlier is not None:
                 assert earlier.settled is not None
                 flipped = earlier.settled[0] == where[0] and earlier.settled[1] != where[1]

@@ -319,6 +319,31 @@ def test_what_the_camera_sees_late_or_twice_is_put_in_its_place() -> None:
     assert alerts(late) == []
 
 
+def test_a_hole_card_seen_in_the_pot_and_back_in_its_seat_is_not_a_card_thrown_in() -> None:
+    """Before the showdown the camera sees one of seat 1's cards move to the pot (its box read
+    across the line, or the card pushed forward) and come back: reported as a move back, or
+    (found again as it lay) as the same track appearing there. Nothing new reached the seat:
+    the same log as the clean hand, no alert (R-MUCK-5 was raised on the 12-hand demo)."""
+    clean = fuse(a_hand())
+    for back in (CardMoved, CardAppeared):
+        script = a_hand()
+        at = next(i for i, item in enumerate(script.items) if isinstance(item, CardTurned))
+        detour = continued(script, at)
+        track = script.tracks["Kh"]
+        common = {"camera": "c", "track": track, "face": Face.DOWN, "card": None, "conf": 0.5}
+        detour.items.append(
+            CardMoved(ts_ns=detour._ts(), source="seat:1", zone="pot", **common)  # type: ignore[arg-type]
+        )
+        extra = {"source": "pot"} if back is CardMoved else {}
+        detour.items.append(back(ts_ns=detour._ts(), zone="seat:1", **extra, **common))  # type: ignore[arg-type]
+        script.items[at:at] = detour.items
+        events = fuse(script)
+        assert [(e.TYPE, getattr(e, "to", None)) for e in events] == [
+            (e.TYPE, getattr(e, "to", None)) for e in clean
+        ], back
+        assert alerts(events) == [], back
+
+
 def test_a_push_while_the_losing_hand_lies_on_the_table_is_judged_when_no_kill_comes() -> None:
     """The push waits a while for a kill seen after it; none comes (the dealer collects the
     hand with the rest): the pot was pushed with the losing hand still on the table."""

@@ -304,3 +304,22 @@ def test_overlapping_cards_found_again_are_paired_with_the_nearest_lost() -> Non
     found_b = Sighting("card_back", 0.9, _shifted(second, 3))
     out, ts = _feed(observer, [[b]] + [[]] * 3 + [[found_a]] + [[found_a, found_b]] * 5, ts)
     assert cards(out) == []
+
+
+def test_a_card_the_tracker_finds_again_is_the_same_card_wherever_it_lies() -> None:
+    """A seat's card near its zone's edge is missed for a few passes, found again across the
+    line, missed again and found back where it lay: the tracker followed it all along (the
+    same track), so it moved out and back, it is not a new card dealt to the seat (on the
+    12-hand demo this read as a card thrown into seat 6's hand)."""
+    observer = _observer()
+    inside = Sighting("card_back", 0.9, _shifted(_at("seat:6"), 24))
+    across = Sighting("card_back", 0.9, _shifted(_at("seat:6"), 33))
+    assert observer.zone(inside.box) == "seat:6" and observer.zone(across.box) == "stack:6"
+    out, _ = _feed(
+        observer, [[inside]] * 5 + [[]] * 3 + [[across]] * 5 + [[]] * 3 + [[inside]] * 5, 0
+    )
+    assert cards(out) == [
+        ("appeared", "seat:6", "down", "-"),
+        ("moved", "seat:6", "stack:6", "down"),
+        ("moved", "stack:6", "seat:6", "down"),
+    ]
