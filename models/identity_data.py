@@ -1,12 +1,17 @@
-"""Crops for the card identity classifier: rendered table views and the real card photos.
+"""Crops for the card identity classifier: rendered table views, frames of rendered hands on
+the demo's table, and the real card photos.
 
-    .venv/bin/python -m models.identity_data build/identity [--scenes 3000] [--seed 0]
+    .venv/bin/python -m models.identity_data build/identity [--scenes 3000] [--videos 0]
+        [--seed 0]
 
 Writes ``train.npz`` and ``val.npz`` (``crops`` [N, CROP_PX, CROP_PX, 3] BGR uint8, ``labels``
 [N] index into ``LABELS``, ``real`` [N] bool). Each face-up card gives a crop of its box with the
 box jittered the way a detector's box is off; backs, chips, hands and bare felt give ``none``
-crops. Real photos: ``../shared/data/cards-real/*/train`` for training and ``valid/`` for
-selection; ``test/`` is never read here.
+crops. ``--videos`` adds crops from frames of that many rendered hands (``table_tiles``: 3 to
+10 seats, camera tilt varied), JPEG-compressed as the demo's Motion-JPEG is: the 45-to-60-pixel
+cards the worker names, drawn the way the table video draws them. Real photos:
+``../shared/data/cards-real/*/train`` for training and ``valid/`` for selection; ``test/`` is
+never read here.
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ import numpy as np
 from engine.cards import DECK
 from models.real import REAL, real_boxes
 from models.synth.scene import CARD, render
-from vision.identity import NONE, card_crop
+from models.synth.table_tiles import video_for
+from models.synth.video import step_frames
+from vision.identity import CROP_PX, NONE, card_crop
 
 LABELS: tuple[str, ...] = (*DECK, NONE)
 CARD_PX = (40.0, 220.0)
@@ -61,15 +68,53 @@ def _scene_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     return out
 
 
-def synthetic(scenes: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
-    seeds = [seed * 1_000_003 + i for i in range(scenes)]
+VIDEO_FRAMES = 16
+"""Frames picked from each rendered hand for ``--videos``: half anywhere, half in its last
+two fifths (the board and the showdown: most face-up cards)."""
+JPEG_QUALITY = (75, 95)
+
+
+def _video_crops(seed: int) -> list[tuple[np.ndarray, int]]:
+    video = video_for(seed)
+    rng = random.Random(seed ^ 0x1DC0)
+    _, length = step_frames(video.script)
+    half = VIDEO_FRAMES // 2
+    late = range(length * 3 // 5, length)
+    picked = set(rng.sample(range(length), half) + rng.sample(late, min(half, len(late))))
+    out = []
+    for frame in video.frames(draw=picked.__contains__):
+        if frame.index not in picked:
+            continue
+        quality = rng.randint(*JPEG_QUALITY)
+        _, encoded = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        for obj in frame.objects:
+            if obj.kind == "card":
+                out.append((card_crop(image, jitter(obj.box, rng)), LABELS.index(obj.name)))
+            elif rng.random() < NONE_SHARE / 10:  # a table has many chips and backs
+                out.append((card_crop(image, jitter(obj.box, rng, 0.25)), len(DECK)))
+    return out
+
+
+def _crops(make, seeds: list[int], jobs: int) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
-            parts = pool.map(_scene_crops, seeds, chunksize=16)
+            parts = pool.map(make, seeds, chunksize=max(1, min(16, len(seeds) // (4 * jobs))))
     else:
-        parts = [_scene_crops(s) for s in seeds]
+        parts = [make(s) for s in seeds]
     pairs = [pair for part in parts for pair in part]
+    if not pairs:
+        return np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8), np.zeros(0, np.int16)
     return np.stack([c for c, _ in pairs]), np.array([k for _, k in pairs], np.int16)
+
+
+def synthetic(scenes: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
+    return _crops(_scene_crops, [seed * 1_000_003 + i for i in range(scenes)], jobs)
+
+
+def table_videos(videos: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
+    """Crops from frames of ``videos`` rendered hands (seeds apart from the demo's sessions)."""
+    return _crops(_video_crops, [900_000 + seed * 10_000 + i for i in range(videos)], jobs)
 
 
 def real(split: str, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -90,15 +135,19 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--scenes", type=int, default=3000)
     parser.add_argument("--val-scenes", type=int, default=300)
+    parser.add_argument("--videos", type=int, default=0, help="rendered hands on the table")
+    parser.add_argument("--val-videos", type=int, default=0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    for split, scenes, real_split, copies, seed in (
-        ("train", args.scenes, "train", 3, args.seed),
-        ("val", args.val_scenes, "valid", 1, args.seed + 1),
+    for split, scenes, videos, real_split, copies, seed in (
+        ("train", args.scenes, args.videos, "train", 3, args.seed),
+        ("val", args.val_scenes, args.val_videos, "valid", 1, args.seed + 1),
     ):
         sx, sy = synthetic(scenes, seed, args.jobs)
+        vx, vy = table_videos(videos, seed, args.jobs)
+        sx, sy = np.concatenate([sx, vx]), np.concatenate([sy, vy])
         rx, ry = real(real_split, copies, seed)
         np.savez(
             args.out / f"{split}.npz",
@@ -106,7 +155,11 @@ def main() -> int:
             labels=np.concatenate([sy, ry]),
             real=np.concatenate([np.zeros(len(sy), bool), np.ones(len(ry), bool)]),
         )
-        print(f"{split}: {len(sy)} rendered + {len(ry)} real crops ({REAL})", flush=True)
+        print(
+            f"{split}: {len(sy) - len(vy)} rendered + {len(vy)} table-video + {len(ry)} real"
+            f" crops ({REAL})",
+            flush=True,
+        )
     return 0
 
 
