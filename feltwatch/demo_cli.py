@@ -184,7 +184,10 @@ def prerender(session: DemoSession, folder: Path) -> Path:
         return path
     print(f"[demo] rendering the session to {path} (once)", flush=True)
     part = path.with_suffix(".part.avi")
+    folder.mkdir(parents=True, exist_ok=True)
     writer = cv2.VideoWriter(str(part), FOURCC, FPS, session.layout.frame)
+    if not writer.isOpened():
+        raise OSError(f"cannot write the demo's video {part}")
     for frame in session.frames_of():
         writer.write(frame.image)
     writer.release()
