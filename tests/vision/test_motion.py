@@ -35,3 +35,22 @@ def test_a_card_dealt_wakes_the_region_it_landed_in() -> None:
     x1, y1, x2, y2 = regions[0]
     assert x1 <= 500 and y1 <= 300 and x2 >= 563 and y2 >= 388
     assert (x2 - x1) * (y2 - y1) < 0.05 * 960 * 540
+
+
+def test_a_hand_as_bright_as_the_felt_wakes_the_gate() -> None:
+    """A skin-coloured hand on green felt: the same grey, other colours (the demo's dealer hand
+    left bet:6 unseen by a grey-level gate, and its cached detection kept the chips it had put
+    down from being counted)."""
+    gate = MotionGate()
+    base = _frame()
+    gate(base)
+    felt = base[200:260, 400:460].reshape(-1, 3).mean(axis=0)
+    b, g, r = felt
+    skin = np.array([b, g - 40, r + 40 * 0.587 / 0.299])  # BT.601 grey unchanged
+    assert abs((skin - felt) @ np.array([0.114, 0.587, 0.299])) < 1
+    frame = base.copy()
+    frame[200:260, 400:460] = np.clip(skin, 0, 255).astype(np.uint8)
+    regions = gate(frame)
+    assert len(regions) == 1
+    x1, y1, x2, y2 = regions[0]
+    assert x1 <= 400 and y1 <= 200 and x2 >= 460 and y2 >= 260

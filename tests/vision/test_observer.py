@@ -323,3 +323,31 @@ def test_a_card_the_tracker_finds_again_is_the_same_card_wherever_it_lies() -> N
         ("moved", "seat:6", "stack:6", "down"),
         ("moved", "stack:6", "seat:6", "down"),
     ]
+
+
+def test_a_burn_card_collected_is_gone_not_carried_to_a_players_chips() -> None:
+    """The dealer collects the burn pile while the pot is pushed to seat 1, and the detector
+    reads a spot in the pushed chips as a card back: the burn card is gone with the pile, not
+    carried to the winner's stack (the dealer's cards go to the muck or away; on the 12-hand
+    demo this left a burn card on the table for good, and the hand never ended)."""
+    observer = _observer()
+    burn = Sighting("card_back", 0.9, _at("burn"))
+    spot = Sighting("card_back", 0.9, _at("stack:1", (12, 12)))
+    out, _ = _feed(observer, [[burn]] * 5 + [[spot]] * 40, 0)
+    assert cards(out) == [
+        ("appeared", "burn", "down", "-"),
+        ("appeared", "stack:1", "down", "-"),
+        ("gone", "burn"),
+    ]
+
+
+def test_a_players_card_pushed_to_its_chips_is_moved_there() -> None:
+    """A player's own card lost from view and found at rest among its chips is that card."""
+    observer = _observer()
+    seat = Sighting("card_back", 0.9, _at("seat:1"))
+    stack = Sighting("card_back", 0.9, _at("stack:1"))
+    out, _ = _feed(observer, [[seat]] * 5 + [[]] * 3 + [[stack]] * 10, 0)
+    assert cards(out) == [
+        ("appeared", "seat:1", "down", "-"),
+        ("moved", "seat:1", "stack:1", "down"),
+    ]
