@@ -46,9 +46,10 @@ ZoneOf = Callable[[tuple[float, float]], str | None]
 DEALT_TO = ("seat:", "board", "burn")
 """Zones a card reaches from the shoe; cards carried from elsewhere go to the muck (or off)."""
 MUCK = "muck"
-DEALERS = ("board", "burn")
-"""Zones of the dealer's cards: collected to the muck or off the table, never into a player's
-chips (a spot in a pushed pot read as a card back is not the burn card collected meanwhile)."""
+PLAYERS = "seat:"
+"""The only cards carried among chips (toward a player's stack or bet) are a player's own: the
+board, burn and muck are collected to the muck or off the table (a spot in a pushed pot read as
+a card back is not the burn or muck card collected meanwhile)."""
 COVERED = 1 / 3
 """A chip this much under a hand or a card in transit is hidden (its zone's count waits)."""
 PILE_WAIT_NS = 1_500_000_000
@@ -332,7 +333,7 @@ class Observer:
         way, with the same face and (face up) the same identity if any. A card landing in a
         seat, the board or the burn is dealt from the shoe, unless it lands where a card of
         that zone was lost from view (a hand covered it, or it was lifted and put back); one
-        landing among chips is a player's card, not the dealer's."""
+        landing among chips is a player's own."""
         assert state.candidate is not None
         zone, face = state.candidate
         size = max(box[2] - box[0], box[3] - box[1])
@@ -363,8 +364,8 @@ class Observer:
             eligible = [d for d in left if not self._still_there(d)]
         elif zone == OFF_TABLE:
             eligible = left
-        else:  # a player's own card, pushed toward its chips: the dealer's go to the muck or away
-            eligible = [d for d in left if not d.settled[0].startswith(DEALERS)]
+        else:  # among chips: a player's own card, pushed toward its stack or bet
+            eligible = [d for d in left if d.settled[0].startswith(PLAYERS)]
         # Thrown on the muck: the cards land in the order they were picked up (first folded,
         # first found there); elsewhere the latest departure is the card just carried.
         order = eligible if zone == MUCK else eligible[::-1]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from engine.observations import (
     CardAppeared,
     CardGone,
@@ -325,19 +327,20 @@ def test_a_card_the_tracker_finds_again_is_the_same_card_wherever_it_lies() -> N
     ]
 
 
-def test_a_burn_card_collected_is_gone_not_carried_to_a_players_chips() -> None:
-    """The dealer collects the burn pile while the pot is pushed to seat 1, and the detector
-    reads a spot in the pushed chips as a card back: the burn card is gone with the pile, not
-    carried to the winner's stack (the dealer's cards go to the muck or away; on the 12-hand
-    demo this left a burn card on the table for good, and the hand never ended)."""
+@pytest.mark.parametrize("zone", ["burn", "muck"])
+def test_a_dealers_card_collected_is_gone_not_carried_to_a_players_chips(zone: str) -> None:
+    """The dealer collects the burn pile (or the muck) while the pot is pushed to seat 1, and
+    the detector reads a spot in the pushed chips as a card back: the card is gone with the
+    pile, not carried to the winner's stack (the dealer's cards go to the muck or away; on the
+    12-hand demo this left a card on the table for good, and the hand never ended)."""
     observer = _observer()
-    burn = Sighting("card_back", 0.9, _at("burn"))
+    card = Sighting("card_back", 0.9, _at(zone))
     spot = Sighting("card_back", 0.9, _at("stack:1", (12, 12)))
-    out, _ = _feed(observer, [[burn]] * 5 + [[spot]] * 40, 0)
+    out, _ = _feed(observer, [[card]] * 5 + [[spot]] * 40, 0)
     assert cards(out) == [
-        ("appeared", "burn", "down", "-"),
+        ("appeared", zone, "down", "-"),
         ("appeared", "stack:1", "down", "-"),
-        ("gone", "burn"),
+        ("gone", zone),
     ]
 
 
