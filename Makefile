@@ -67,11 +67,13 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train both models from scratch on the CPU (about 6 hours on 2 cores),
+# Render the data and train both models from scratch on the CPU (about 9 hours on 2 cores),
 # export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
-# two trainings from scratch; the detector then trains on once from its best epoch, the
-# classifier twice at a lower rate, the second time with half of each batch real photos.
-# (The next detector's recipe, not adopted yet: models/README.md, "The next detector".)
+# two trainings from scratch. The detector then trains on from its best epoch three times: on
+# the renders, with light surfaces added, and on tiles of rendered hands on the demo's table
+# (the worker's view, the rail's ends) mixed with a share of the rest. The classifier trains
+# on twice at a lower rate (the second time with half of each batch real photos), then on
+# crops of the cards of 600 rendered hands on the demo's table (models/README.md).
 HOURS ?= 1.5
 MINUTES ?= 70
 models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
@@ -79,12 +81,22 @@ models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 	$(BIN)/python -m models.identity_data build/identity
 	$(TRAIN) -m models.train --data build/synth --hours $(HOURS)
 	$(TRAIN) -m models.train --data build/synth --hours 1.0 --weights models/detector.pt
-	$(TRAIN) -m models.quantize --full-range --float-layers
+	$(BIN)/python -m models.synth.make_dataset build/synth --train 1500 --val 60 \
+		--surfaces any --seed 7
+	$(TRAIN) -m models.train --data build/synth --hours 1.2 --weights models/detector.pt
+	$(BIN)/python -m models.synth.table_tiles build/synth --seed 11
+	$(BIN)/python -m models.synth.subset build/synth build/synth-mix train-table:all \
+		train-0-:2000 train-7-:700 val-table:all val-1-:100 val-8-:60
+	$(TRAIN) -m models.train --data build/synth-mix --hours 0.7 --weights models/detector.pt
+	$(TRAIN) -m models.quantize
 	$(TRAIN) -m models.train_identity --data build/identity --minutes $(MINUTES)
 	$(TRAIN) -m models.train_identity --data build/identity --init models/identity.onnx \
 		--lr 1e-3 --threads 2 --minutes 95
 	$(TRAIN) -m models.train_identity --data build/identity --init build/identity/identity.pt \
 		--lr 1e-3 --threads 2 --minutes 45 --real-share 0.5
+	$(BIN)/python -m models.identity_data build/identity-table --videos 600 --val-videos 40
+	$(TRAIN) -m models.train_identity --data build/identity-table \
+		--init models/identity.onnx --lr 1e-3 --minutes 40 --real-share 0.35
 
 # The models' accuracy on the real test photos and on rendered 1080p tables (models/README.md).
 eval: $(VENV)/.installed-dev

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from models.synth.cards import STYLES, draw_back, draw_card
-from models.synth.scene import FELTS, chip_sprite, dealer_hand, paste
+from models.synth.scene import FELTS, chip_alpha, chip_sprite, dealer_hand, paste
 from vision.chips import DEFAULT_CHIP_SET
 from vision.layout import CARD_MM, CHIP_MM, TableLayout
 
@@ -252,6 +252,7 @@ class HandVideo:
         for zone, counts in self.start.items():
             self._add_chips(zone, counts)
         self._sprites: dict[tuple[str, str], np.ndarray] = {}
+        self._chip_alpha = chip_alpha()
 
     def _felt_mm(self) -> np.ndarray:
         """The empty table at 1 px per mm with the zones' printed lines."""
@@ -347,6 +348,7 @@ class HandVideo:
             obj.angle,
             size_mm * ppm / sprite.shape[1],
             shadow=obj.kind == "card" or moving,
+            alpha=self._chip_alpha if obj.kind == "chip" else None,
         )
         box = (
             float(corners[:, 0].min()),
