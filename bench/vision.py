@@ -37,7 +37,13 @@ sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
 
-from models.synth.video import HandVideo, Layout, demo_script, demo_start  # noqa: E402
+from models.synth.video import (  # noqa: E402
+    RENDERING,
+    HandVideo,
+    Layout,
+    demo_script,
+    demo_start,
+)
 from vision.recognise import Recogniser  # noqa: E402
 from vision.sources import video_frames  # noqa: E402
 from vision.worker import VisionWorker  # noqa: E402
@@ -167,7 +173,7 @@ def main() -> int:
         help="read only the first frames with the full-resolution peers (default: every frame)",
     )
     args = parser.parse_args()
-    path = BUILD / f"hand-1080p-{args.seats}seats-seed{args.seed}.avi"
+    path = BUILD / f"hand-1080p-{args.seats}seats-seed{args.seed}-r{RENDERING}.avi"
     frames = render(path, args.seats, args.seed)
     print(
         f"video: {path.relative_to(ROOT)}, {frames} frames of 1920 x 1080 at 30 fps "

@@ -173,13 +173,13 @@ class TableSimulator:
 
 
 def prerender(session: DemoSession, folder: Path) -> Path:
-    """The session rendered to a Motion-JPEG file, once per seed and hands."""
+    """The session rendered to a Motion-JPEG file, once per seed, hands and renderer."""
     import cv2
 
-    from models.synth.video import FPS
+    from models.synth.video import FPS, RENDERING
     from vision.recorder import FOURCC
 
-    path = folder / f"session-{session.seed}-{len(session.hands)}.avi"
+    path = folder / f"session-{session.seed}-{len(session.hands)}-r{RENDERING}.avi"
     if path.exists():
         return path
     print(f"[demo] rendering the session to {path} (once)", flush=True)
