@@ -2,12 +2,13 @@
 the demo's table, and the real card photos.
 
     .venv/bin/python -m models.identity_data build/identity [--scenes 3000] [--videos 0]
-        [--seed 0]
+        [--sparse-scenes 0] [--seed 0]
 
 Writes ``train.npz`` and ``val.npz`` (``crops`` [N, CROP_PX, CROP_PX, 3] BGR uint8, ``labels``
 [N] index into ``LABELS``, ``real`` [N] bool). Each face-up card gives a crop of its box with the
 box jittered the way a detector's box is off; backs, chips, hands and bare felt give ``none``
-crops. ``--videos`` adds crops from frames of that many rendered hands (``table_tiles``: 3 to
+crops. ``--sparse-scenes`` adds views of few objects (most cards whole, index readable).
+``--videos`` adds crops from frames of that many rendered hands (``table_tiles``: 3 to
 10 seats, camera tilt varied), JPEG-compressed as the demo's Motion-JPEG is: the 45-to-60-pixel
 cards the worker names, drawn the way the table video draws them. Real photos:
 ``../shared/data/cards-real/*/train`` for training and ``valid/`` for selection; ``test/`` is
@@ -28,7 +29,7 @@ import numpy as np
 
 from engine.cards import DECK
 from models.real import REAL, real_boxes
-from models.synth.scene import CARD, render
+from models.synth.scene import CARD, FELTS, LIGHT_SURFACES, render
 from models.synth.table_tiles import video_for
 from models.synth.video import step_frames
 from vision.identity import CROP_PX, NONE, card_crop
@@ -39,6 +40,14 @@ CARD_PX = (40.0, 220.0)
 a close still. Smaller cards cannot be named reliably and only teach the classifier noise."""
 NONE_SHARE = 0.35
 """Of the objects that are not face-up cards, the share kept as ``none`` crops."""
+SPARSE_CARD_PX = (40.0, 130.0)
+"""Card widths of the sparse views (``--sparse-scenes``): the table's scale and a little up."""
+LIGHT_SHARE = 1 / 3
+"""Of the sparse views, the share on a light surface: clubs and spades on every kind of table
+(the real photos have clubs mostly on dark cloth and spades on light)."""
+INDEX_READABLE = 0.6
+"""A sparse view's card is kept when this much of a corner index shows: a card whose rank and
+suit are hidden teaches the classifier to guess."""
 
 
 def jitter(
@@ -65,6 +74,37 @@ def _scene_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     side = rng.uniform(20, 160)  # bare felt, or whatever is there
     x, y = rng.uniform(0, size - side), rng.uniform(0, size - side)
     out.append((card_crop(scene.image, (x, y, x + side, y + side * 1.4)), len(DECK)))
+    return out
+
+
+def _sparse_crops(seed: int) -> list[tuple[np.ndarray, int]]:
+    """Few objects on a wide table, so that most cards show whole, JPEG-compressed half the
+    time: where the cluttered views teach what a neighbour's index looks like, these teach the
+    suits apart (a club from a spade at 7 pixels a pip)."""
+    rng = random.Random(seed)
+    light = rng.random() < LIGHT_SHARE
+    scene = render(
+        rng,
+        960,
+        720,
+        card_px_range=SPARSE_CARD_PX,
+        surfaces=LIGHT_SURFACES if light else FELTS,
+        cards_up=rng.randint(2, 6),
+        cards_down=rng.randint(0, 3),
+        chip_piles=rng.randint(0, 3),
+        hands=int(rng.random() < 0.2),
+    )
+    image = scene.image
+    if rng.random() < 0.5:
+        quality = rng.randint(*JPEG_QUALITY)
+        _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    out = []
+    for label in scene.labels:
+        if label.cls == CARD and label.index_shown >= INDEX_READABLE:
+            out.append((card_crop(image, jitter(label.box, rng)), LABELS.index(label.name)))
+        elif label.cls != CARD and rng.random() < NONE_SHARE:
+            out.append((card_crop(image, jitter(label.box, rng, 0.25)), len(DECK)))
     return out
 
 
@@ -112,6 +152,10 @@ def synthetic(scenes: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray
     return _crops(_scene_crops, [seed * 1_000_003 + i for i in range(scenes)], jobs)
 
 
+def sparse(scenes: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
+    return _crops(_sparse_crops, [700_000_000 + seed * 1_000_003 + i for i in range(scenes)], jobs)
+
+
 def table_videos(videos: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
     """Crops from frames of ``videos`` rendered hands (seeds apart from the demo's sessions)."""
     return _crops(_video_crops, [900_000 + seed * 10_000 + i for i in range(videos)], jobs)
@@ -137,17 +181,28 @@ def main() -> int:
     parser.add_argument("--val-scenes", type=int, default=300)
     parser.add_argument("--videos", type=int, default=0, help="rendered hands on the table")
     parser.add_argument("--val-videos", type=int, default=0)
+    parser.add_argument("--sparse-scenes", type=int, default=0, help="views of few objects")
+    parser.add_argument("--val-sparse-scenes", type=int, default=0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    for split, scenes, videos, real_split, copies, seed in (
-        ("train", args.scenes, args.videos, "train", 3, args.seed),
-        ("val", args.val_scenes, args.val_videos, "valid", 1, args.seed + 1),
+    for split, scenes, videos, few, real_split, copies, seed in (
+        ("train", args.scenes, args.videos, args.sparse_scenes, "train", 3, args.seed),
+        (
+            "val",
+            args.val_scenes,
+            args.val_videos,
+            args.val_sparse_scenes,
+            "valid",
+            1,
+            args.seed + 1,
+        ),
     ):
         sx, sy = synthetic(scenes, seed, args.jobs)
         vx, vy = table_videos(videos, seed, args.jobs)
-        sx, sy = np.concatenate([sx, vx]), np.concatenate([sy, vy])
+        px, py = sparse(few, seed, args.jobs)
+        sx, sy = np.concatenate([sx, vx, px]), np.concatenate([sy, vy, py])
         rx, ry = real(real_split, copies, seed)
         np.savez(
             args.out / f"{split}.npz",
@@ -156,7 +211,8 @@ def main() -> int:
             real=np.concatenate([np.zeros(len(sy), bool), np.ones(len(ry), bool)]),
         )
         print(
-            f"{split}: {len(sy) - len(vy)} rendered + {len(vy)} table-video + {len(ry)} real"
+            f"{split}: {len(sy) - len(vy) - len(py)} rendered + {len(vy)} table-video + "
+            f"{len(py)} sparse + {len(ry)} real"
             f" crops ({REAL})",
             flush=True,
         )

@@ -41,6 +41,9 @@ class Label:
     """x1, y1, x2, y2 in pixels of the final image."""
     name: str
     """What it is: the card (``"Qh"``), ``"card_back"``, the chip's colour, or ``"hand"``."""
+    index_shown: float = 1.0
+    """A face-up card: the fraction of its better corner index (rank and suit) not covered by
+    later objects; under about a half nobody could name it from the view."""
 
 
 @dataclass(slots=True)
@@ -227,12 +230,41 @@ def dealer_hand(
 
 VISIBLE = 0.3
 """An object shows at least this fraction of its area to be labelled."""
+INDEX_CORNER = (58 / W, 100 / 350)
+"""The corner index (rank over suit) of a drawn card, as fractions of its width and height."""
 SKINS = ((120, 150, 200), (90, 120, 170), (60, 90, 140), (150, 175, 220), (45, 65, 100))
 SLEEVES = ((20, 20, 20), (240, 240, 240), (30, 30, 110), (60, 40, 20))
 
 
 def _pt(p: tuple[float, float]) -> tuple[int, int]:
     return round(p[0]), round(p[1])
+
+
+def index_shown(ids: np.ndarray, index: int, corners: np.ndarray) -> float:
+    """The fraction of the better of a card's two corner indices that shows object ``index`` in
+    the id map ``ids``; ``corners``: the card's four corners from ``paste``."""
+    top_left, top_right, _, bottom_left = corners.astype(np.float64)
+    across, down = top_right - top_left, bottom_left - top_left
+    u, v = INDEX_CORNER
+    best = 0.0
+    e = 0.02  # inside the card's edge (whose pixels are partly the table's)
+    for a, b in (((e, e), (u, v)), ((1 - u, 1 - v), (1 - e, 1 - e))):
+        quad = [
+            top_left + x * across + y * down
+            for x, y in ((a[0], a[1]), (b[0], a[1]), (b[0], b[1]), (a[0], b[1]))
+        ]
+        pts = np.round(np.array(quad)).astype(np.int32)
+        x0, y0 = np.maximum(pts.min(axis=0), 0)
+        x1, y1 = pts.max(axis=0) + 1
+        x1, y1 = min(x1, ids.shape[1]), min(y1, ids.shape[0])
+        if x1 <= x0 or y1 <= y0:
+            continue
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(mask, pts - np.array([x0, y0]), 1)
+        inside = mask.astype(bool)
+        if inside.any():
+            best = max(best, float(np.mean(ids[y0:y1, x0:x1][inside] == index)))
+    return best
 
 
 def render(
@@ -333,7 +365,8 @@ def render(
         x1, y1, x2, y2 = _box(pts)
         x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
         if x2 - x1 > 4 and y2 - y1 > 4:
-            labels.append(Label(cls, (x1, y1, x2, y2), name))
+            shows = index_shown(ids, index, corners) if cls == CARD else 1.0
+            labels.append(Label(cls, (x1, y1, x2, y2), name, shows))
     return Scene(image, labels)
 
 

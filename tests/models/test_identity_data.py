@@ -1,10 +1,11 @@
-"""The classifier's crops from rendered hands on the demo's table (``--videos``)."""
+"""The classifier's crops from rendered hands on the demo's table (``--videos``) and from views of
+few objects (``--sparse-scenes``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from models.identity_data import LABELS, table_videos
+from models.identity_data import LABELS, sparse, table_videos
 from vision.identity import CROP_PX
 
 
@@ -20,3 +21,24 @@ def test_table_video_crops_are_the_face_up_cards_named_and_the_same_every_run() 
     assert np.median(bright[cards]) > 150 > np.median(bright[~cards])
     again, again_labels = table_videos(2, seed=0, jobs=1)
     assert np.array_equal(again, crops) and np.array_equal(again_labels, labels)
+
+
+def test_sparse_view_crops_are_readable_cards_and_the_same_every_run() -> None:
+    crops, labels = sparse(4, seed=0, jobs=1)
+    assert crops.shape == (len(labels), CROP_PX, CROP_PX, 3) and crops.dtype == np.uint8
+    cards = labels < len(LABELS) - 1
+    assert cards.sum() >= 8  # 2 to 6 cards a view, nearly all of them whole
+    middle = slice(CROP_PX // 3, 2 * CROP_PX // 3)
+    assert np.median(crops[cards][:, middle, middle].mean(axis=(1, 2, 3))) > 150
+    again, again_labels = sparse(4, seed=0, jobs=1)
+    assert np.array_equal(again, crops) and np.array_equal(again_labels, labels)
+
+
+def test_a_third_of_the_sparse_views_are_on_a_light_surface() -> None:
+    # The real photos put clubs mostly on dark cloth and spades on light; the rendered views
+    # show both suits on both.
+    crops, labels = sparse(30, seed=0, jobs=1)
+    cards = crops[labels < len(LABELS) - 1]
+    corners = np.concatenate([cards[:, :3, :3], cards[:, -3:, -3:]], axis=1).mean(axis=(1, 2, 3))
+    light = (corners > 170).mean()
+    assert 0.08 < light < 0.6  # (with none on a light surface: 0.02, the rail or a neighbour)

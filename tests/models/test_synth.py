@@ -8,7 +8,7 @@ import numpy as np
 
 from engine.cards import DECK
 from models.synth.cards import STYLES, draw_back, draw_card
-from models.synth.scene import BACK, CARD, CHIP, HAND, render, yolo_lines
+from models.synth.scene import BACK, CARD, CHIP, HAND, index_shown, paste, render, yolo_lines
 
 
 def test_every_card_of_every_style_is_distinct() -> None:
@@ -69,3 +69,31 @@ def test_chips_are_round_on_the_felt_and_boxed_tightly() -> None:
         x1, y1, x2, y2 = (int(v) for v in label.box)
         for x, y in ((x1 + 2, y1 + 2), (x2 - 3, y1 + 2), (x1 + 2, y2 - 3), (x2 - 3, y2 - 3)):
             assert scene.image[y, x].max() > 25, (label.name, label.box, (x, y))
+
+
+def test_a_card_whose_two_corner_indices_are_covered_is_marked_unreadable() -> None:
+    # A card alone shows its indices; a second card laid over the top-left index leaves the
+    # bottom-right one; a third over that one leaves nothing to name the first card by.
+    canvas = np.zeros((400, 400, 3), np.float32)
+    ids = np.full((400, 400), -1, np.int32)
+    face = draw_card("Qs", STYLES[0]).astype(np.float32)
+    corners = paste(canvas, face, (200, 200), 0, 0.5, owner=(ids, 0))
+    assert index_shown(ids, 0, corners) > 0.95
+    x0, y0 = corners[0]
+    paste(canvas, face, (x0, y0), 0, 0.5, owner=(ids, 1))  # centred on the top-left corner
+    assert index_shown(ids, 0, corners) > 0.95
+    x2, y2 = corners[2]
+    paste(canvas, face, (x2, y2), 0, 0.5, owner=(ids, 2))
+    assert index_shown(ids, 0, corners) < 0.05
+    # A card turned half round: its corners are listed from the sprite's own top-left.
+    turned = paste(canvas, face, (100, 300), 180, 0.3, owner=(ids, 3))
+    assert index_shown(ids, 3, turned) > 0.95
+
+
+def test_the_cards_of_a_rendered_view_report_their_index_shown() -> None:
+    scene = render(
+        random.Random(2), 200, 200, card_px=60, cards_up=40, cards_down=0, chip_piles=0, hands=0
+    )
+    shown = [label.index_shown for label in scene.labels if label.cls == CARD]
+    assert all(0.0 <= s <= 1.0 for s in shown)
+    assert min(shown) < 0.6 < max(shown)  # forty cards on a small frame: some covered, some not
