@@ -96,9 +96,7 @@ def _sparse_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     )
     image = scene.image
     if rng.random() < 0.5:
-        quality = rng.randint(*JPEG_QUALITY)
-        _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        image = _as_jpeg(image, rng.randint(*JPEG_QUALITY))
     out = []
     for label in scene.labels:
         if label.cls == CARD and label.index_shown >= INDEX_READABLE:
@@ -114,6 +112,12 @@ two fifths (the board and the showdown: most face-up cards)."""
 JPEG_QUALITY = (75, 95)
 
 
+def _as_jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """``image`` as a camera's Motion-JPEG delivers it at ``quality``."""
+    _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+
+
 def _video_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     video = video_for(seed)
     rng = random.Random(seed ^ 0x1DC0)
@@ -125,9 +129,7 @@ def _video_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     for frame in video.frames(draw=picked.__contains__):
         if frame.index not in picked:
             continue
-        quality = rng.randint(*JPEG_QUALITY)
-        _, encoded = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        image = _as_jpeg(frame.image, rng.randint(*JPEG_QUALITY))
         for obj in frame.objects:
             if obj.kind == "card":
                 out.append((card_crop(image, jitter(obj.box, rng)), LABELS.index(obj.name)))
