@@ -26,6 +26,14 @@ becomes the table event log (v1) that the hand engine and the rules check.
   there again while no shoe read waits is not a new card; a seat's chips seen while an earlier
   seat facing a bet has not acted wait a few seconds for that seat's fold (cards thrown on the
   muck come to rest in view later than the next player's chips).
+- What the shoe reads late: the shoe reads a card as it leaves, before it lands, but its read
+  can reach the engine after the camera's sight of the card (the device process stalled under
+  load). While the shoe is in use, a card the camera sees arrive where cards are dealt while no
+  read waits to pair it with waits for its read, up to ``SHOE_WAIT_NS`` of input time, and the
+  inputs after it wait with it (the order seen is kept; the shoe's reads pass them); a read that
+  never comes leaves the card to the rules where it was seen (a card that does not belong). The
+  wait is measured in the inputs' own timestamps, so a replay of the journal places it the same
+  way.
 - A hand starts with its first card (a shoe read or a card dealt) after the table was cleared:
   each seat's stack is then the chips in its ``stack`` and ``bet`` zones, and the chips already
   in the bet zones are its blinds, in the order they came. It ends when no card is left on the
@@ -76,6 +84,9 @@ FOLD_WAIT_NS = 3_000_000_000
 """How long an action seen before an earlier seat's turn waits for that seat's fold."""
 KILL_WAIT_NS = 2_500_000_000
 """How long a showdown's first award waits for the hands still on the table to be killed."""
+SHOE_WAIT_NS = 2_000_000_000
+"""How long a card seen arriving waits for the shoe's read of it (the read is taken before the
+card lands, so a longer wait is not a late read but a card the shoe never dealt)."""
 TRUST_CAMERA = 0.9
 """A camera's name for a card is believed over the shoe's read only at this confidence (the
 share of the identity votes): below it, the shoe names the card and the camera only says where
@@ -133,6 +144,9 @@ class _HandState:
     early_bets: list[tuple[int, int, int]] = field(default_factory=list)
     """Bets seen after a street's betting was over and before the next street's card (seat,
     chips, when): applied once the card is seen."""
+    unread: list[object] = field(default_factory=list)
+    """A card seen arriving that waits for the shoe's read of it, then the inputs that came
+    after it (they wait with it, in the order they came)."""
 
 
 class Fusion:
@@ -170,6 +184,45 @@ class Fusion:
     def feed(self, item: object) -> list[Event]:
         """The log events an input completes (often none)."""
         out: list[Event] = []
+        self._take(item, out)
+        return out
+
+    def _take(self, item: object, out: list[Event]) -> None:
+        """An input, or, while a card waits for the shoe's read of it, the read (which places
+        the card), the end of the wait (the card is placed unread) or an input queued behind
+        the card (the order seen is kept)."""
+        hand = self.hand
+        if hand is None or not hand.unread:
+            self._input(item, out)
+            return
+        first = hand.unread[0]
+        assert isinstance(first, CardAppeared)
+        ts_ns = getattr(item, "ts_ns", None)
+        if isinstance(item, CardDrawn):
+            self._input(item, out)
+            self._resume(out, wait=True)
+        elif (isinstance(ts_ns, int) and ts_ns - first.ts_ns > SHOE_WAIT_NS) or getattr(
+            item, "track", None
+        ) == first.track:  # no read came in time, or the card moved on before it came
+            self._resume(out, wait=False)
+            self._take(item, out)
+        else:
+            hand.unread.append(item)
+
+    def _resume(self, out: list[Event], *, wait: bool) -> None:
+        """The card that waited for its read, placed (``wait``: unless its read has still not
+        come), then the inputs queued behind it, in the order they came."""
+        hand = self.hand
+        assert hand is not None
+        queued, hand.unread = hand.unread, []
+        card = queued[0]
+        assert isinstance(card, CardAppeared)
+        self._input(card, out, wait=wait)
+        for item in queued[1:]:
+            self._take(item, out)
+
+    def _input(self, item: object, out: list[Event], *, wait: bool = True) -> None:
+        """``wait``: a card seen arriving before the shoe's read of it waits for the read."""
         hand = self.hand
         ts_ns = getattr(item, "ts_ns", None)
         waited = (
@@ -195,10 +248,9 @@ class Fusion:
         elif isinstance(item, ChipsInZone):
             self._chips(item, out)
         elif isinstance(item, CardAppeared | CardMoved | CardTurned):
-            self._card(item, out)
+            self._card(item, out, wait=wait)
         elif isinstance(item, CardGone):
             self._card_gone(item, out)
-        return out
 
     def _begin(self, ts_ns: int, out: list[Event]) -> None:
         if self.hand is not None:
@@ -379,7 +431,10 @@ class Fusion:
 
     # -- cards --
 
-    def _card(self, item: CardAppeared | CardMoved | CardTurned, out: list[Event]) -> None:
+    def _card(
+        self, item: CardAppeared | CardMoved | CardTurned, out: list[Event], *, wait: bool = True
+    ) -> None:
+        """``wait``: a card the shoe has not read yet waits for the read (else it is placed)."""
         zone = item.zone
         if isinstance(item, CardTurned):
             self._turned(item, out)
@@ -391,7 +446,8 @@ class Fusion:
         hand = self.hand
         assert hand is not None
         source = item.source if isinstance(item, CardMoved) else None
-        known = hand.cards.get(item.track) == zone
+        where = hand.cards.get(item.track)
+        known = where == zone
         if known and (item.face is SeenFace.DOWN or item.track in hand.face_up):
             # Back where the hand has it, as it lay, by way of a zone where cards are not played
             # (a card pushed toward the pot, or its box misread across the line): nothing new.
@@ -413,6 +469,13 @@ class Fusion:
                     self._push(out)
             return
         if not isinstance(item, CardMoved) and self._seen_again(hand, zone):
+            return
+        if isinstance(item, CardAppeared) and wait and self._unread(hand, item):
+            if where is None:
+                hand.cards.pop(item.track)
+            else:
+                hand.cards[item.track] = where
+            hand.unread = [item]
             return
         if zone == "board":
             if hand.held:
@@ -444,6 +507,16 @@ class Fusion:
         street_open = hand.shadow.next_actor() is not None and not hand.shadow.pending_draws
         if zone == "board" and hand.early_bets and street_open:
             self._early_bets(out)
+
+    @staticmethod
+    def _unread(hand: _HandState, item: CardAppeared) -> bool:
+        """Whether a card arriving where cards are dealt has no shoe read waiting to pair it
+        with (while the shoe is in use)."""
+        zone = item.zone
+        shadow = hand.shadow
+        if not shadow.drawn or not (zone in ("burn", "board") or zone.startswith("seat:")):
+            return False
+        return not shadow.pending_draws
 
     @staticmethod
     def _seen_again(hand: _HandState, zone: str) -> bool:

@@ -7,6 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
+import pytest
+
+import engine.fusion as fusion_module
 from engine.events import (
     Action,
     ActionKind,
@@ -426,3 +429,97 @@ def test_chips_a_stack_shows_again_after_the_camera_missed_them_are_not_won() ->
     events = fuse(script)
     assert [(e.seat, e.amount) for e in events if isinstance(e, Award)] == [(2, 900)]
     assert alerts(events) == []
+
+
+def _log(events: list[Event]) -> list[tuple[object, ...]]:
+    """The log without the shoe's reads (they are in the order they came)."""
+    return [
+        (e.TYPE, getattr(e, "to", None), getattr(e, "card", None), getattr(e, "seat", None))
+        for e in events
+        if not isinstance(e, ShoeDraw)
+    ]
+
+
+def _reads_late(script: Script, cards: tuple[str, ...]) -> Script:
+    """``script`` with the shoe's reads of ``cards`` reaching the engine after the camera's
+    sight of each card and the inputs after it, up to the shoe's next read (the reads keep
+    their order and the time the shoe took them): the device process stalled (the 12-hand demo
+    under load, 2026-12-02)."""
+    items = list(script.items)
+    for card in cards:
+        read = next(
+            i for i, it in enumerate(items) if isinstance(it, CardDrawn) and it.card == card
+        )
+        item = items.pop(read)
+        seen = next(
+            i
+            for i, it in enumerate(items)
+            if i >= read and isinstance(it, CardAppeared) and it.track == script.tracks[card]
+        )
+        next_read = next(
+            (i for i, it in enumerate(items) if i > seen and isinstance(it, CardDrawn)),
+            len(items),
+        )
+        items.insert(next_read, item)
+    script.items = items
+    return script
+
+
+def test_shoe_reads_that_reach_the_engine_after_the_cards_are_seen_are_paired_with_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hole card and two flop cards are seen before the engine has the shoe's reads of them:
+    they wait for the reads and are placed as they were seen: the clean hand's log, no alert.
+    Without the wait the rules judged the flop card in arrival order (R-DECK-12, a card the
+    shoe never dealt) and the hole card as a card thrown into a hand."""
+    late = ("Qh", "8s", "4c")
+    clean = fuse(a_hand())
+    events = fuse(_reads_late(a_hand(), late))
+    assert _log(events) == _log(clean)
+    assert [e.card for e in events if isinstance(e, ShoeDraw)] == [
+        e.card for e in clean if isinstance(e, ShoeDraw)
+    ]
+    assert alerts(events) == []
+
+    monkeypatch.setattr(fusion_module, "SHOE_WAIT_NS", -1)  # no wait: arrival order
+    found = alerts(fuse(_reads_late(a_hand(), late)))
+    assert "R-DECK-12" in [rule for _, rule, _ in found], found
+
+
+def _foreign_river(pause_ns: int) -> tuple[Script, int]:
+    """The river card lands with no shoe read (a card from outside the deck); seat 2's bet
+    comes ``pause_ns`` after it. Returns the script and the bet's index."""
+    script = a_hand()
+    at = next(
+        i for i, it in enumerate(script.items) if isinstance(it, CardDrawn) and it.card == "2s"
+    )
+    assert isinstance(script.items[at + 1], CardAppeared)
+    script.items[at : at + 2] = []
+    river = continued(script, at)
+    river.lands("Qc", "board", Face.UP)
+    bet = len(river.items)
+    river.ts_ns += pause_ns
+    river.chips("bet:2", 100)
+    later = [replace(it, ts_ns=it.ts_ns + pause_ns + 200_000_000) for it in script.items[at + 1 :]]  # type: ignore[type-var]
+    script.items[at:] = river.items + later
+    return script, at + bet
+
+
+def test_a_card_no_shoe_read_accounts_for_is_judged_where_it_was_seen() -> None:
+    """The read never comes: once the wait is over (or the card leaves the table) the card is
+    placed where and when it was seen, and the rules judge it: R-DECK-12."""
+    for pause_ns in (100_000_000, fusion_module.SHOE_WAIT_NS + 1):
+        script, bet = _foreign_river(pause_ns)
+        fusion = Fusion(TABLE, button=1)
+        events: list[Event] = []
+        for i, item in enumerate(script.items):
+            step = fusion.feed(item)
+            if i == bet and pause_ns > fusion_module.SHOE_WAIT_NS:
+                # the bet comes after the wait: the river is placed first, then the bet
+                assert [e.TYPE for e in step][:2] == ["card", "action"], step
+            events += step
+        clean = _log(fuse(a_hand()))
+        assert _log(events) == [
+            (kind, to, "Qc" if card == "2s" else card, seat) for kind, to, card, seat in clean
+        ], pause_ns
+        assert [rule for _, rule, _ in alerts(events)] == ["R-DECK-12"], pause_ns

@@ -4,12 +4,13 @@ proved; the journal's table line makes a journal replay on its own."""
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 from engine.inputs import CardDrawn
 from engine.observations import CardAppeared, ChipsInZone, Face
 from engine.simulate import demo_table
-from feltwatch.engine_core import EngineCore
+from feltwatch.engine_core import EngineCore, Proved
 from feltwatch.engine_service import replay_journal
 from feltwatch.journal import JournalWriter, TableLine, read
 
@@ -44,6 +45,7 @@ def test_copies_are_dropped_and_only_the_table_camera_feeds_the_fusion() -> None
     assert [e.TYPE for e in first.events] == ["card"]
     again = core.feed(seen(5000, 1, "seat:2"))
     assert again.duplicate and not again.events
+    core.feed(draw(2, "Kh"))
     other = seen(5000, 2, "seat:3")  # another card seen in the same frame: not a copy
     assert core.feed(other).events
     assert core.feed(seen(4000, 7, "seat:4")).duplicate  # older than what the camera sent
@@ -67,3 +69,48 @@ def test_a_journal_with_its_table_line_replays_on_its_own(tmp_path: Path) -> Non
     assert core is not None and lines == 5
     assert core.camera == "overhead" and core.open_hand == "1"
     assert core.fusion.button == 3
+
+
+def test_a_journal_with_shoe_reads_late_under_load_replays_to_the_scripted_alerts(
+    tmp_path: Path,
+) -> None:
+    """The 12-hand demo's journal from a CI run with both cores busy (2026-12-02): in hand 5
+    the shoe's reads of the flop's 9c and 3s (stamped when the shoe took them) reached the
+    engine after the camera's sight of each card. It raised R-DECK-12 twice ("9c seen at board
+    but the shoe never dealt it"); the cards now wait for their reads, and the replay gives the
+    demo's scripted irregularities only."""
+    journal = tmp_path / "demo.jsonl"
+    with gzip.open(Path(__file__).parent / "data" / "demo-shoe-late.jsonl.gz") as packed:
+        journal.write_bytes(packed.read())
+    lines = journal.read_text().splitlines()
+    nine = next(i for i, line in enumerate(lines) if '"card":"9c","conf"' in line)
+    read = next(i for i, line in enumerate(lines) if '"shoe_seq":95,' in line)
+    assert nine < read  # the camera's sight of the 9c came first, as in the run
+
+    class Heard:
+        def __init__(self) -> None:
+            self.alerts: list[tuple[str, str]] = []
+            self.hands = 0
+
+        def event(self, event: object) -> None:
+            pass
+
+        def alert(self, proved: Proved, *, replayed: bool) -> None:
+            self.alerts.append((proved.alert.hand, proved.alert.rule))
+
+        def hand(self, report: object) -> None:
+            self.hands += 1
+
+        def error(self, message: str) -> None:
+            raise AssertionError(message)
+
+    heard = Heard()
+    replay_journal(journal, heard)
+    assert heard.hands == 12
+    assert heard.alerts == [
+        ("2", "R-EXPOSE-4"),
+        ("2", "R-EXPOSE-4"),
+        ("4", "R-BOX-1"),
+        ("6", "R-MUCK-7"),
+        ("8", "R-POT-5"),
+    ]
