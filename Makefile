@@ -67,15 +67,18 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train both models from scratch on the CPU (about 9 hours on 2 cores),
+# Render the data and train both models from scratch on the CPU (about 11 hours on 2 cores),
 # export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
 # two trainings from scratch. The detector then trains on from its best epoch three times: on
 # the renders, with light surfaces added, and on tiles of rendered hands on the demo's table
 # (the worker's view, the rail's ends) mixed with a share of the rest. The classifier trains
-# on twice at a lower rate (the second time with half of each batch real photos), then on
-# crops of the cards of 600 rendered hands on the demo's table (models/README.md).
+# on twice at a lower rate (the second time with half of each batch real photos), on crops
+# of the cards of 600 rendered hands on the demo's table, then with views of a few cards added
+# (a third on light surfaces), twice with the real photos sampled so that the table's
+# brightness says nothing of the suit (models/README.md).
 HOURS ?= 1.5
 MINUTES ?= 70
+SPARSE = --lr 1e-3 --real-share 0.35 --threads 2 --select sum
 models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 	$(BIN)/python -m models.synth.make_dataset build/synth
 	$(BIN)/python -m models.identity_data build/identity
@@ -97,6 +100,14 @@ models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 	$(BIN)/python -m models.identity_data build/identity-table --videos 600 --val-videos 40
 	$(TRAIN) -m models.train_identity --data build/identity-table \
 		--init models/identity.onnx --lr 1e-3 --minutes 40 --real-share 0.35
+	$(BIN)/python -m models.identity_data build/identity-sparse --videos 600 --val-videos 40 \
+		--sparse-scenes 4000 --val-sparse-scenes 300
+	$(TRAIN) -m models.train_identity --data build/identity-sparse --init models/identity.onnx \
+		$(SPARSE) --minutes 40
+	$(TRAIN) -m models.train_identity --data build/identity-sparse \
+		--init build/identity-sparse/identity.pt $(SPARSE) --balance-background --minutes 13
+	$(TRAIN) -m models.train_identity --data build/identity-sparse \
+		--init build/identity-sparse/identity.pt $(SPARSE) --balance-background --minutes 40
 
 # The models' accuracy on the real test photos and on rendered 1080p tables (models/README.md).
 eval: $(VENV)/.installed-dev
