@@ -10,9 +10,10 @@ from pathlib import Path
 from engine.inputs import CardDrawn
 from engine.observations import CardAppeared, ChipsInZone, Face
 from engine.simulate import demo_table
-from feltwatch.engine_core import EngineCore, Proved
+from feltwatch.engine_core import EngineCore
 from feltwatch.engine_service import replay_journal
 from feltwatch.journal import JournalWriter, TableLine, read
+from feltwatch.run_cli import _Collect
 
 TABLE = demo_table()
 
@@ -87,27 +88,11 @@ def test_a_journal_with_shoe_reads_late_under_load_replays_to_the_scripted_alert
     read = next(i for i, line in enumerate(lines) if '"shoe_seq":95,' in line)
     assert nine < read  # the camera's sight of the 9c came first, as in the run
 
-    class Heard:
-        def __init__(self) -> None:
-            self.alerts: list[tuple[str, str]] = []
-            self.hands = 0
-
-        def event(self, event: object) -> None:
-            pass
-
-        def alert(self, proved: Proved, *, replayed: bool) -> None:
-            self.alerts.append((proved.alert.hand, proved.alert.rule))
-
-        def hand(self, report: object) -> None:
-            self.hands += 1
-
-        def error(self, message: str) -> None:
-            raise AssertionError(message)
-
-    heard = Heard()
+    heard = _Collect()
     replay_journal(journal, heard)
-    assert heard.hands == 12
-    assert heard.alerts == [
+    assert not heard.errors, heard.errors
+    assert len(heard.hands) == 12
+    assert [(p.alert.hand, p.alert.rule) for p in heard.alerts] == [
         ("2", "R-EXPOSE-4"),
         ("2", "R-EXPOSE-4"),
         ("4", "R-BOX-1"),
