@@ -67,7 +67,7 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train both models from scratch on the CPU (about 11 hours on 2 cores),
+# Render the data and train both models from scratch on the CPU (about 12.5 hours on 2 cores),
 # export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
 # two trainings from scratch. The detector then trains on from its best epoch three times: on
 # the renders, with light surfaces added, and on tiles of rendered hands on the demo's table
@@ -75,7 +75,8 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 # on twice at a lower rate (the second time with half of each batch real photos), on crops
 # of the cards of 600 rendered hands on the demo's table, then with views of a few cards added
 # (a third on light surfaces), twice with the real photos sampled so that the table's
-# brightness says nothing of the suit (models/README.md).
+# brightness says nothing of the suit, and twice more on fresh renders of the same kinds (the
+# renderer's pips of a real card's size since 2026-12-02; models/README.md).
 HOURS ?= 1.5
 MINUTES ?= 70
 SPARSE = --lr 1e-3 --real-share 0.35 --threads 2 --select sum
@@ -108,6 +109,12 @@ models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 		--init build/identity-sparse/identity.pt $(SPARSE) --balance-background --minutes 13
 	$(TRAIN) -m models.train_identity --data build/identity-sparse \
 		--init build/identity-sparse/identity.pt $(SPARSE) --balance-background --minutes 40
+	$(BIN)/python -m models.identity_data build/identity-pips --scenes 1500 --val-scenes 150 \
+		--videos 300 --val-videos 20 --sparse-scenes 4000 --val-sparse-scenes 300
+	$(TRAIN) -m models.train_identity --data build/identity-pips --init models/identity.onnx \
+		$(SPARSE) --balance-background --minutes 45
+	$(TRAIN) -m models.train_identity --data build/identity-pips \
+		--init build/identity-pips/identity.pt $(SPARSE) --balance-background --minutes 30
 
 # The models' accuracy on the real test photos and on rendered 1080p tables (models/README.md).
 eval: $(VENV)/.installed-dev

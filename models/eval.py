@@ -7,7 +7,8 @@
    image's true cards; summed over the images, and the mean of the images' own figures), the
    named boxes found at IoU 0.5, and mAP50 over the 52 card classes.
 2. Rendered 1920 x 1080 table views with cards about 50 pixels wide (the product's scale), from
-   a seed no training run uses: the same, plus card backs, chips (box and colour) and hands.
+   a seed no training run uses: the same, plus the cards' recall by suit, card backs, chips
+   (box and colour) and hands.
 3. Real chip photos (PokeVisor crops): colour -> denomination accuracy with the default chip set,
    and with the chip set calibrated from the other photos of the set (leave one out), which is
    what an installer's calibration does.
@@ -122,6 +123,9 @@ def synthetic(recogniser: Recogniser, scenes: int) -> dict[str, object]:
     cards = Tally(list(DECK))
     kinds = {name: Tally([name]) for name in ("card_back", "chip", "hand")}
     colour_right = colour_total = 0
+    by_suit: dict[str, list[int]] = {suit: [0, 0] for suit in "cdhs"}
+    """Suit -> [true cards named, true cards]: where the misses lie (clubs and spades, which
+    differ only in the shape of a pip 10 pixels tall, or all four)."""
     started = time.perf_counter()
     for i in range(scenes):
         rng = random.Random(EVAL_SEED + i)
@@ -136,7 +140,12 @@ def synthetic(recogniser: Recogniser, scenes: int) -> dict[str, object]:
             hands=rng.randint(0, 1),
         )
         seen = recogniser.frame(scene.image)
-        cards.add(_cards(seen), [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD])
+        named = _cards(seen)
+        true_cards = [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD]
+        cards.add(named, true_cards)
+        for name in {name for name, _ in true_cards}:
+            by_suit[name[1]][0] += any(n == name for n, _, _ in named)
+            by_suit[name[1]][1] += 1
         for name, cls in (("card_back", BACK), ("chip", CHIP), ("hand", HAND)):
             kinds[name].add(
                 [(name, s.conf, s.box) for s in seen if s.kind == name],
@@ -149,6 +158,7 @@ def synthetic(recogniser: Recogniser, scenes: int) -> dict[str, object]:
                 colour_total += 1
                 colour_right += best.colour == label.name
     out: dict[str, object] = {"cards": cards.result()}
+    out["card_recall_by_suit"] = {s: round(n / max(1, t), 4) for s, (n, t) in by_suit.items()}
     for name, tally in kinds.items():
         result = tally.result()
         out[name] = {k: result[k] for k in ("mAP50", "box_precision_iou50", "box_recall_iou50")}

@@ -2,7 +2,7 @@
 
     .venv-train/bin/python -m models.train_identity --data build/identity --minutes 60
 
-A small CNN (about 0.65 M parameters, a factorised rank / suit / none head) on ``CROP_PX``
+A small CNN (about 0.73 M parameters, a factorised rank / suit / none head) on ``CROP_PX``
 crops (``models.identity_data``): every batch is part rendered, part real photos, each turned
 by a random quarter turn and jittered in light and focus. The epoch with the best accuracy on
 the real ``valid`` crops (ties: rendered validation crops) is exported to
@@ -31,10 +31,21 @@ REAL_SHARE = 0.35
 """Share of real crops in each training batch."""
 
 
+FEATURES = 192
+"""Channels of the body's last feature map."""
+CELLS = (CROP_PX // 16) ** 2
+"""Places of that map (5 x 5): the head reads each apart (``network``)."""
+
+
 def network():  # type: ignore[no-untyped-def]
     """The CNN with a factorised head: rank (13), suit (4) and ``none`` are learnt apart, so
     every ace teaches the ace whatever its suit; the output is the log-probability of each of
-    the 53 labels (``P(card) = (1 - P(none)) P(rank) P(suit)``)."""
+    the 53 labels (``P(card) = (1 - P(none)) P(rank) P(suit)``).
+
+    The head reads the 5 x 5 places of the last feature map apart (since 2026-12-02; before, their
+    mean): where a card lies over another, the crop of the one below holds two corner indices,
+    its own at the crop's corner and the other's in its middle, and only where each lies tells
+    them apart."""
     import torch
     import torch.nn as nn
 
@@ -49,10 +60,11 @@ def network():  # type: ignore[no-untyped-def]
         def __init__(self) -> None:
             super().__init__()
             self.body = body
-            self.head = nn.Linear(192, 13 + 4 + 1)
+            self.dropout = nn.Dropout(0.2)
+            self.head = nn.Linear(FEATURES * CELLS, 13 + 4 + 1)
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
-            z = self.head(self.body(x))
+            z = self.head(self.dropout(self.body(x).flatten(1)))
             rank = torch.log_softmax(z[:, :13], dim=1)
             suit = torch.log_softmax(z[:, 13:17], dim=1)
             none = torch.nn.functional.logsigmoid(z[:, 17:18])
@@ -68,12 +80,20 @@ def network():  # type: ignore[no-untyped-def]
         *block(48, 96, 2),  # 10
         *block(96, 96, 1),
         *block(96, 192, 2),  # 5
-        *block(192, 192, 1),
-        nn.AdaptiveAvgPool2d(1),
-        nn.Flatten(),
-        nn.Dropout(0.2),
+        *block(192, FEATURES, 1),
     )
     return Factorised()
+
+
+def widen_head(weight: np.ndarray) -> np.ndarray:
+    """A head that read the mean of the feature map's places ([outputs, FEATURES]) as one that
+    reads each place apart ([outputs, FEATURES * CELLS], the map flattened channel by channel):
+    the same outputs, so a classifier trained before goes on from where it was."""
+    if weight.shape[1] == FEATURES * CELLS:
+        return weight
+    if weight.shape[1] != FEATURES:
+        raise ValueError(f"a head of {weight.shape[1]} inputs: not this network's")
+    return np.repeat(weight / CELLS, CELLS, axis=1)
 
 
 BACKGROUND_BINS = 4
@@ -194,7 +214,9 @@ def main() -> int:
         from_onnx(model, args.init, to_tensor(tx[rng.choice(len(tx), 512)].astype(np.float32)))
         print(f"continuing from {args.init}", flush=True)
     elif args.init is not None:
-        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+        state = torch.load(args.init, map_location="cpu")
+        state["head.weight"] = torch.from_numpy(widen_head(state["head.weight"].numpy()))
+        model.load_state_dict(state)
         print(f"continuing from {args.init}", flush=True)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     loss_fn = torch.nn.NLLLoss()  # the network outputs log-probabilities
@@ -272,7 +294,7 @@ def from_onnx(model, path: Path, sample) -> None:  # type: ignore[no-untyped-def
                 layer.weight.copy_(torch.sqrt(var + layer.eps))
                 layer.bias.copy_(mean + torch.from_numpy(conv_b))
             x = layer(x)
-        model.head.weight.copy_(torch.from_numpy(weights["head.weight"]))
+        model.head.weight.copy_(torch.from_numpy(widen_head(weights["head.weight"])))
         model.head.bias.copy_(torch.from_numpy(weights["head.bias"]))
     if convs:
         raise ValueError(f"{path}: {len(convs)} convolutions left over: not this network")

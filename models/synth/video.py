@@ -29,8 +29,9 @@ from vision.chips import DEFAULT_CHIP_SET
 from vision.layout import CARD_MM, CHIP_MM, TableLayout
 
 FPS = 30
-RENDERING = 2
-"""Bumped whenever the frames drawn change (2: round chips, 2026-12-01): the renders cached on
+RENDERING = 3
+"""Bumped whenever the frames drawn change (2: round chips, 2026-12-01; 3: pips of a real
+card's size, clubs and spades of their real shapes, 2026-12-02): the renders cached on
 disk (the demo's session, the vision bench's hand) carry it in their names, so a render made
 by an older renderer is not played to models trained on the newer one."""
 _NO_IMAGE = np.zeros((0, 0, 3), np.uint8)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 
+import cv2
 import numpy as np
 
 from engine.cards import DECK
-from models.synth.cards import STYLES, draw_back, draw_card
+from models.synth.cards import PIPS, STYLES, draw_back, draw_card
 from models.synth.scene import BACK, CARD, CHIP, HAND, index_shown, paste, render, yolo_lines
 
 
@@ -16,6 +17,20 @@ def test_every_card_of_every_style_is_distinct() -> None:
         faces = {draw_card(card, style).tobytes() for card in DECK}
         assert len(faces) == 52
     assert draw_back(0).shape == draw_card("As", STYLES[0]).shape
+
+
+def test_a_club_and_a_spade_differ_at_the_size_of_a_card_in_a_1080p_view_of_a_table() -> None:
+    # A card is about 50 pixels wide there. Until 2026-12-02 the pips were smaller than a real
+    # card's and the club a blob like the spade: at 50 pixels the two suits of a pip card
+    # differed in 8 pixels a pip at most (by more than 60 grey levels; here at least 16).
+    for style in STYLES:
+        for rank, pips in PIPS.items():
+            club, spade = (
+                cv2.resize(draw_card(rank + suit, style), (50, 70), interpolation=cv2.INTER_AREA)
+                for suit in "cs"
+            )
+            differ = np.abs(club.astype(int) - spade.astype(int)).max(axis=2) > 60
+            assert differ.sum() >= 12 * len(pips), (rank, style.font, int(differ.sum()))
 
 
 def test_a_scene_is_reproducible_and_its_labels_fit_the_frame() -> None:

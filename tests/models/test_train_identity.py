@@ -1,11 +1,13 @@
-"""The classifier's training sampler: the table around a real card says nothing of its suit."""
+"""The classifier's training: the sampler (the table around a real card says nothing of its suit)
+and the head that reads each place of the feature map apart."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from models.identity_data import LABELS
-from models.train_identity import background_balance
+from models.train_identity import CELLS, FEATURES, background_balance, widen_head
 from vision.identity import CROP_PX
 
 
@@ -37,3 +39,19 @@ def test_clubs_on_dark_cloth_and_spades_on_light_are_sampled_alike() -> None:
         assert np.isclose(p[mine].sum(), 80 / 220)  # each suit keeps its share
     # (Unweighted, a club is three times as likely to lie on dark cloth as a spade.)
     assert np.isclose(p[labels == len(LABELS) - 1].sum(), 60 / 220)  # so do the ``none`` crops
+
+
+def test_a_head_that_read_the_mean_of_the_places_reads_the_same_from_each_place() -> None:
+    # The classifiers before 2026-12-02 read the mean of the 5 x 5 places of the feature map;
+    # the one that reads them apart goes on from them with the same outputs.
+    rng = np.random.default_rng(0)
+    features = rng.normal(size=(6, FEATURES, 5, 5))
+    pooled = rng.normal(size=(18, FEATURES))
+    assert CELLS == 25
+    widened = widen_head(pooled)
+    assert widened.shape == (18, FEATURES * CELLS)
+    before = features.mean(axis=(2, 3)) @ pooled.T
+    assert np.allclose(features.reshape(6, -1) @ widened.T, before)
+    assert widen_head(widened) is widened
+    with pytest.raises(ValueError, match="100 inputs"):
+        widen_head(np.zeros((18, 100)))
