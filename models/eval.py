@@ -125,7 +125,7 @@ def synthetic(recogniser: Recogniser, scenes: int) -> dict[str, object]:
     colour_right = colour_total = 0
     by_suit: dict[str, list[int]] = {suit: [0, 0] for suit in "cdhs"}
     """Suit -> [true cards named, true cards]: where the misses lie (clubs and spades, which
-    differ only in the shape of a pip 10 pixels tall, or all four)."""
+    differ only in the shape of a pip about 12 pixels tall, or all four)."""
     started = time.perf_counter()
     for i in range(scenes):
         rng = random.Random(EVAL_SEED + i)
