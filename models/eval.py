@@ -143,8 +143,9 @@ def synthetic(recogniser: Recogniser, scenes: int) -> dict[str, object]:
         named = _cards(seen)
         true_cards = [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD]
         cards.add(named, true_cards)
+        said = {name for name, _, _ in named}
         for name in {name for name, _ in true_cards}:
-            by_suit[name[1]][0] += any(n == name for n, _, _ in named)
+            by_suit[name[1]][0] += name in said
             by_suit[name[1]][1] += 1
         for name, cls in (("card_back", BACK), ("chip", CHIP), ("hand", HAND)):
             kinds[name].add(

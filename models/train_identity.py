@@ -2,7 +2,7 @@
 
     .venv-train/bin/python -m models.train_identity --data build/identity --minutes 60
 
-A small CNN (about 0.73 M parameters, a factorised rank / suit / none head) on ``CROP_PX``
+A small CNN (about 0.74 M parameters, a factorised rank / suit / none head) on ``CROP_PX``
 crops (``models.identity_data``): every batch is part rendered, part real photos, each turned
 by a random quarter turn and jittered in light and focus. The epoch with the best accuracy on
 the real ``valid`` crops (ties: rendered validation crops) is exported to
