@@ -34,7 +34,8 @@ REAL_SHARE = 0.35
 FEATURES = 192
 """Channels of the body's last feature map."""
 CELLS = (CROP_PX // 16) ** 2
-"""Places of that map (5 x 5): the head reads each apart (``network``)."""
+"""Places of that map (7 x 7; 5 x 5 for the 80-pixel crops before): the head reads each apart
+(``network``)."""
 
 
 def network():  # type: ignore[no-untyped-def]
@@ -42,7 +43,7 @@ def network():  # type: ignore[no-untyped-def]
     every ace teaches the ace whatever its suit; the output is the log-probability of each of
     the 53 labels (``P(card) = (1 - P(none)) P(rank) P(suit)``).
 
-    The head reads the 5 x 5 places of the last feature map apart (since 2026-12-02; before, their
+    The head reads the 7 x 7 places of the last feature map apart (since 2026-12-02; before, their
     mean): where a card lies over another, the crop of the one below holds two corner indices,
     its own at the crop's corner and the other's in its middle, and only where each lies tells
     them apart."""
@@ -85,15 +86,29 @@ def network():  # type: ignore[no-untyped-def]
     return Factorised()
 
 
-def widen_head(weight: np.ndarray) -> np.ndarray:
-    """A head that read the mean of the feature map's places ([outputs, FEATURES]) as one that
-    reads each place apart ([outputs, FEATURES * CELLS], the map flattened channel by channel):
-    the same outputs, so a classifier trained before goes on from where it was."""
+def spread_head(weight: np.ndarray) -> np.ndarray:
+    """A head trained on another size of feature map, as one for this network's
+    ([outputs, FEATURES * CELLS], the map flattened channel by channel): a head that read the
+    mean of the places ([outputs, FEATURES]) reads each place with a share of its weight, and one
+    that read an n x n map (80-pixel crops: 5 x 5) is resized to this map's side, each
+    channel's weights then shifted so that they sum as before. On a map that is the same at every
+    place the outputs are unchanged, so a classifier trained before goes on from where it was."""
+    side = round(np.sqrt(CELLS))
     if weight.shape[1] == FEATURES * CELLS:
         return weight
-    if weight.shape[1] != FEATURES:
+    places, rest = divmod(weight.shape[1], FEATURES)
+    old = round(np.sqrt(places))
+    if rest or old * old != places:
         raise ValueError(f"a head of {weight.shape[1]} inputs: not this network's")
-    return np.repeat(weight / CELLS, CELLS, axis=1)
+    if old == 1:
+        return np.repeat(weight / CELLS, CELLS, axis=1)
+    import cv2
+
+    maps = weight.reshape(-1, old, old).astype(np.float64)  # [outputs * FEATURES, old, old]
+    sums = maps.sum(axis=(1, 2))
+    resized = np.stack([cv2.resize(m, (side, side), interpolation=cv2.INTER_LINEAR) for m in maps])
+    resized += ((sums - resized.sum(axis=(1, 2))) / CELLS)[:, None, None]
+    return resized.reshape(weight.shape[0], FEATURES * CELLS).astype(weight.dtype)
 
 
 BACKGROUND_BINS = 4
@@ -215,7 +230,7 @@ def main() -> int:
         print(f"continuing from {args.init}", flush=True)
     elif args.init is not None:
         state = torch.load(args.init, map_location="cpu")
-        state["head.weight"] = torch.from_numpy(widen_head(state["head.weight"].numpy()))
+        state["head.weight"] = torch.from_numpy(spread_head(state["head.weight"].numpy()))
         model.load_state_dict(state)
         print(f"continuing from {args.init}", flush=True)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -294,7 +309,7 @@ def from_onnx(model, path: Path, sample) -> None:  # type: ignore[no-untyped-def
                 layer.weight.copy_(torch.sqrt(var + layer.eps))
                 layer.bias.copy_(mean + torch.from_numpy(conv_b))
             x = layer(x)
-        model.head.weight.copy_(torch.from_numpy(widen_head(weights["head.weight"])))
+        model.head.weight.copy_(torch.from_numpy(spread_head(weights["head.weight"])))
         model.head.bias.copy_(torch.from_numpy(weights["head.bias"]))
     if convs:
         raise ValueError(f"{path}: {len(convs)} convolutions left over: not this network")

@@ -1,8 +1,9 @@
 """The card identity classifier: names a face-up card from a full-resolution crop of its box.
 
 The detector finds cards at low resolution (a tile of 320 pixels); the name comes from the
-original pixels of the box, squared and scaled to ``CROP_PX``. The model is a small CNN
-(``models/train_identity.py``) with one input ``crops`` [N, 3, CROP_PX, CROP_PX] (RGB, 0..1) and
+original pixels of the box, squared and scaled to the model's input side (``CROP_PX`` for the
+classifiers trained now). The model is a small CNN
+(``models/train_identity.py``) with one input ``crops`` [N, 3, side, side] (RGB, 0..1) and
 one output [N, 53] of logits: the 52 cards in ``engine.cards.DECK`` order, then ``none`` (not a
 card face: a back, a chip, a hand, the felt), which the worker drops.
 """
@@ -17,16 +18,20 @@ import numpy as np
 
 from vision.detector import cpu_session
 
-CROP_PX = 80
-"""Side of the square crop the classifier reads."""
+CROP_PX = 112
+"""Side of the square crop the classifier reads (80 until 2026-12-02: the crop of two cards lying
+one over the other, about 100 pixels across at 1080p, was shrunk and the lower card's corner
+index, all there is to read of it, went below 7 pixels)."""
 MARGIN = 0.08
 """Context around the box, as a fraction of its longer side, on each side."""
 NONE = "none"
 
 
-def card_crop(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
-    """The square ``CROP_PX`` crop of ``box`` (x1, y1, x2, y2) in ``image`` (BGR), centred on
-    the box, with ``MARGIN`` of context; edges beyond the image repeat its border."""
+def card_crop(
+    image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP_PX
+) -> np.ndarray:
+    """The square ``size`` crop of ``box`` (x1, y1, x2, y2) in ``image`` (BGR), centred on the
+    box, with ``MARGIN`` of context; edges beyond the image repeat its border."""
     x1, y1, x2, y2 = box
     side = max(4, round(max(x2 - x1, y2 - y1) * (1 + 2 * MARGIN)))
     h, w = image.shape[:2]
@@ -44,9 +49,9 @@ def card_crop(image: np.ndarray, box: tuple[float, float, float, float]) -> np.n
             side - (cl - left) - region.shape[1],
             cv2.BORDER_REPLICATE,
         )
-    shrink = side > CROP_PX
+    shrink = side > size
     return cv2.resize(
-        region, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+        region, (size, size), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
     )
 
 
@@ -66,6 +71,10 @@ class IdentityClassifier:
         meta = self.session.get_modelmeta().custom_metadata_map
         self.names: list[str] = meta["names"].split(",")
         self.input = self.session.get_inputs()[0].name
+        side = self.session.get_inputs()[0].shape[2]
+        self.crop_px = side if isinstance(side, int) else CROP_PX
+        """The side of the crops this model reads (a candidate may read another than
+        ``CROP_PX``)."""
         if turns not in (1, 2, 4):
             raise ValueError(f"turns: 1, 2 or 4, not {turns}")
         self.turns = turns
@@ -76,11 +85,11 @@ class IdentityClassifier:
         """The name of the card in each box of ``image`` (BGR, original resolution)."""
         if not boxes:
             return []
-        crops = np.stack([card_crop(image, box) for box in boxes])
+        crops = np.stack([card_crop(image, box, self.crop_px) for box in boxes])
         return self.classify(crops)
 
     def classify(self, crops: np.ndarray) -> list[Identity]:
-        """Names for ``crops`` [N, CROP_PX, CROP_PX, 3] (BGR, uint8)."""
+        """Names for ``crops`` [N, side, side, 3] (BGR, uint8; ``self.crop_px``)."""
         step = 4 // self.turns
         turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(0, 4, step)])
         blob = np.ascontiguousarray(turned[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32)

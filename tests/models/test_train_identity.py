@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from models.identity_data import LABELS
-from models.train_identity import CELLS, FEATURES, background_balance, widen_head
+from models.train_identity import CELLS, FEATURES, background_balance, spread_head
 from vision.identity import CROP_PX
 
 
@@ -42,16 +42,35 @@ def test_clubs_on_dark_cloth_and_spades_on_light_are_sampled_alike() -> None:
 
 
 def test_a_head_that_read_the_mean_of_the_places_reads_the_same_from_each_place() -> None:
-    # The classifiers before 2026-12-02 read the mean of the 5 x 5 places of the feature map;
-    # the one that reads them apart goes on from them with the same outputs.
+    # The classifiers before 2026-12-02 read the mean of the places of the feature map; the one
+    # that reads them apart goes on from them with the same outputs.
     rng = np.random.default_rng(0)
-    features = rng.normal(size=(6, FEATURES, 5, 5))
+    side = CROP_PX // 16
+    features = rng.normal(size=(6, FEATURES, side, side))
     pooled = rng.normal(size=(18, FEATURES))
-    assert CELLS == 25
-    widened = widen_head(pooled)
-    assert widened.shape == (18, FEATURES * CELLS)
+    assert CELLS == side * side == 49
+    spread = spread_head(pooled)
+    assert spread.shape == (18, FEATURES * CELLS)
     before = features.mean(axis=(2, 3)) @ pooled.T
-    assert np.allclose(features.reshape(6, -1) @ widened.T, before)
-    assert widen_head(widened) is widened
+    assert np.allclose(features.reshape(6, -1) @ spread.T, before)
+    assert spread_head(spread) is spread
     with pytest.raises(ValueError, match="100 inputs"):
-        widen_head(np.zeros((18, 100)))
+        spread_head(np.zeros((18, 100)))
+
+
+def test_a_head_of_the_80_pixel_crops_is_resized_to_the_larger_map() -> None:
+    # The 5 x 5 head of the 80-pixel classifier on the 7 x 7 map of 112-pixel crops: the same
+    # outputs where the map is the same at every place, and where a feature lies (at the map's
+    # top left corner, say) the weights that read it stay there.
+    rng = np.random.default_rng(1)
+    old = rng.normal(size=(18, FEATURES, 5, 5))
+    old[:, :, 0, 0] += 10
+    spread = spread_head(old.reshape(18, -1)).reshape(18, FEATURES, 7, 7)
+    flat = rng.normal(size=(6, FEATURES))
+    assert np.allclose(
+        flat @ spread.sum(axis=(2, 3)).T, flat @ old.sum(axis=(2, 3)).T, rtol=1e-4, atol=1e-3
+    )
+    corner = spread[:, :, :2, :2].mean()
+    assert corner > spread[:, :, 2:, :].mean() + 5 and corner > spread[:, :, :, 2:].mean() + 5
+    with pytest.raises(ValueError, match=f"{FEATURES * 3} inputs"):
+        spread_head(np.zeros((18, FEATURES * 3)))
