@@ -2,7 +2,7 @@
 
     .venv-train/bin/python -m models.train_identity --data build/identity --minutes 60
 
-A small CNN (about 0.74 M parameters, a factorised rank / suit / none head) on ``CROP_PX``
+A small CNN (about 0.82 M parameters, a factorised rank / suit / none head) on ``CROP_PX``
 crops (``models.identity_data``): every batch is part rendered, part real photos, each turned
 by a random quarter turn and jittered in light and focus. The epoch with the best accuracy on
 the real ``valid`` crops (ties: rendered validation crops) is exported to
@@ -93,7 +93,6 @@ def spread_head(weight: np.ndarray) -> np.ndarray:
     that read an n x n map (80-pixel crops: 5 x 5) is resized to this map's side, each
     channel's weights then shifted so that they sum as before. On a map that is the same at every
     place the outputs are unchanged, so a classifier trained before goes on from where it was."""
-    side = round(np.sqrt(CELLS))
     if weight.shape[1] == FEATURES * CELLS:
         return weight
     places, rest = divmod(weight.shape[1], FEATURES)
@@ -104,6 +103,7 @@ def spread_head(weight: np.ndarray) -> np.ndarray:
         return np.repeat(weight / CELLS, CELLS, axis=1)
     import cv2
 
+    side = round(np.sqrt(CELLS))
     maps = weight.reshape(-1, old, old).astype(np.float64)  # [outputs * FEATURES, old, old]
     sums = maps.sum(axis=(1, 2))
     resized = np.stack([cv2.resize(m, (side, side), interpolation=cv2.INTER_LINEAR) for m in maps])
