@@ -71,7 +71,7 @@ def main() -> None:
     args = parser.parse_args()
     frame_ms, tile_ms = (float(v) for v in args.busy.split(","))
     core = BusyCore(frame_ms=frame_ms, tile_ms=tile_ms)
-    from feltwatch.demo_cli import prerender
+    from feltwatch.prerender import prerender
 
     session = DemoSession(seed=args.seed, hands=args.hands)
     args.dir.mkdir(parents=True, exist_ok=True)

@@ -180,7 +180,7 @@ def main() -> None:
     args = parser.parse_args()
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        from feltwatch.demo_cli import prerender
+        from feltwatch.prerender import prerender
         from models.synth.session import DemoSession
 
         folder = args.dir or Path(tmp)

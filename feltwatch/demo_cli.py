@@ -29,6 +29,7 @@ from feltwatch import live_view
 from feltwatch.camera_main import T0_FILE_ENV
 from feltwatch.config import Config, load
 from feltwatch.engine_main import paths
+from feltwatch.prerender import prerender
 from feltwatch.run_cli import EXIT_BAD_INPUT, EXIT_OK, read_jsonl, supervise
 from feltwatch.supervisor import Supervisor
 
@@ -170,29 +171,6 @@ class TableSimulator:
             while printed < len(self.light.shown):
                 print(f"[demo] light: {self.light.shown[printed]}", flush=True)
                 printed += 1
-
-
-def prerender(session: DemoSession, folder: Path) -> Path:
-    """The session rendered to a Motion-JPEG file, once per seed, hands and renderer."""
-    import cv2
-
-    from models.synth.video import FPS, RENDERING
-    from vision.recorder import FOURCC
-
-    path = folder / f"session-{session.seed}-{len(session.hands)}-r{RENDERING}.avi"
-    if path.exists():
-        return path
-    print(f"[demo] rendering the session to {path} (once)", flush=True)
-    part = path.with_suffix(".part.avi")
-    folder.mkdir(parents=True, exist_ok=True)
-    writer = cv2.VideoWriter(str(part), FOURCC, FPS, session.layout.frame)
-    if not writer.isOpened():
-        raise OSError(f"cannot write the demo's video {part}")
-    for frame in session.frames_of():
-        writer.write(frame.image)
-    writer.release()
-    part.replace(path)
-    return path
 
 
 def central_broker(address: str) -> dict[str, object]:

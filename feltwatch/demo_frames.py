@@ -74,7 +74,7 @@ class Observed:
 
 def observed_by_models(session: DemoSession, video: Path, busy: BusyCore | None = None) -> Observed:
     """The vision worker on every frame of ``video`` (the session rendered by
-    ``feltwatch.demo_cli.prerender``), or on those a camera process on a ``busy`` core reads."""
+    ``feltwatch.prerender.prerender``), or on those a camera process on a ``busy`` core reads."""
     import cv2
 
     from vision.recognise import Recogniser
