@@ -4,13 +4,15 @@ the demo's table, and the real card photos.
     .venv/bin/python -m models.identity_data build/identity [--scenes 3000] [--videos 0]
         [--sparse-scenes 0] [--seed 0]
 
-Writes ``train.npz`` and ``val.npz`` (``crops`` [N, CROP_PX, CROP_PX, 3] BGR uint8, ``labels``
-[N] index into ``LABELS``, ``real`` [N] bool). Each face-up card gives a crop of its box with the
-box jittered the way a detector's box is off; backs, chips, hands and bare felt give ``none``
-crops. ``--sparse-scenes`` adds views of few objects (most cards whole, index readable).
-``--videos`` adds crops from frames of that many rendered hands (``table_tiles``: 3 to
-10 seats, camera tilt varied), JPEG-compressed as the demo's Motion-JPEG is: the 45-to-60-pixel
-cards the worker names, drawn the way the table video draws them. Real photos:
+Writes ``train.npz`` and ``val.npz`` (``crops`` [N, CROP_PX, CROP_PX, 4] uint8: BGR and the
+crop's ``box_mask``, ``labels`` [N] index into ``LABELS``, ``real`` [N] bool). Each face-up card
+gives a crop of its box with the box jittered the way a detector's box is off, and its mask from
+the other cards' boxes (each jittered too, and each missed now and then as a detector misses
+one); backs, chips, hands and bare felt give ``none`` crops. ``--sparse-scenes`` adds views of
+few objects (most cards whole, index readable). ``--videos`` adds crops from frames of that
+many rendered hands (``table_tiles``: 3 to 10 seats, camera tilt varied), JPEG-compressed as
+the demo's Motion-JPEG is: the 45-to-60-pixel cards the worker names, drawn the way the table
+video draws them. Real photos:
 ``../shared/data/cards-real/*/train`` for training and ``valid/`` for selection; ``test/`` is
 never read here.
 """
@@ -29,12 +31,14 @@ import numpy as np
 
 from engine.cards import DECK
 from models.real import REAL, real_boxes
-from models.synth.scene import CARD, FELTS, LIGHT_SURFACES, render
+from models.synth.scene import BACK, CARD, FELTS, LIGHT_SURFACES, render
 from models.synth.table_tiles import video_for
 from models.synth.video import step_frames
-from vision.identity import CROP_PX, NONE, card_crop
+from vision.identity import CROP_PX, NONE, Box, box_mask, card_crop
 
 LABELS: tuple[str, ...] = (*DECK, NONE)
+SHEETS = (CARD, BACK)
+"""The scenes' classes of a card, face up or down (the boxes a crop's mask is made of)."""
 CARD_PX = (40.0, 220.0)
 """Card widths of the rendered views: from a 1080p view of a whole table (45 to 60 pixels) to
 a close still. Smaller cards cannot be named reliably and only teach the classifier noise."""
@@ -61,19 +65,57 @@ def jitter(
     return x1 + dx - sw / 2, y1 + dy - sh / 2, x2 + dx + sw / 2, y2 + dy + sh / 2
 
 
+OTHER_JITTER = 0.04
+"""How far off the other cards' boxes (the mask channel's) are, as a fraction of their size."""
+OTHER_MISSED = 0.1
+"""The share of the other cards left out of a crop's mask, as a detector misses a card now and
+then (or merges two lying one over the other into one box)."""
+
+
+def crop_of(image: np.ndarray, box: Box, seen: list[Box], rng: random.Random) -> np.ndarray:
+    """The classifier's input for ``box``: its crop and its mask from the boxes ``seen`` (every
+    card's, face up or down; ``box``'s own is left out by position), each other card missed at
+    ``OTHER_MISSED``."""
+    others = [b for b in seen if b != box and rng.random() >= OTHER_MISSED]
+    return np.dstack([card_crop(image, box), box_mask(image.shape, box, others)])
+
+
+def _seen(labels: list, rng: random.Random) -> dict[int, Box]:  # type: ignore[type-arg]
+    """The boxes of the cards among ``labels`` (face up or down), as a detector finds them."""
+    return {i: jitter(lb.box, rng, OTHER_JITTER) for i, lb in enumerate(labels) if lb.cls in SHEETS}
+
+
+def _label_crops(
+    image: np.ndarray,
+    labels: list,
+    rng: random.Random,
+    keep,
+    none_share: float,  # type: ignore[no-untyped-def, type-arg]
+) -> list[tuple[np.ndarray, int]]:
+    """A crop of each face-up card ``keep`` accepts, and ``none`` crops of a ``none_share`` of
+    the other objects; each with its mask from the other cards."""
+    seen = _seen(labels, rng)
+    out = []
+    for i, label in enumerate(labels):
+        others = [b for j, b in seen.items() if j != i]
+        if label.cls == CARD and keep(label):
+            box = jitter(label.box, rng)
+            out.append((crop_of(image, box, others, rng), LABELS.index(label.name)))
+        elif label.cls != CARD and rng.random() < none_share:
+            box = jitter(label.box, rng, 0.25)
+            out.append((crop_of(image, box, others, rng), len(DECK)))
+    return out
+
+
 def _scene_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     rng = random.Random(seed)
     size = rng.choice((480, 640, 800))
     scene = render(rng, size, size, card_px_range=CARD_PX, hands=int(rng.random() < 0.4))
-    out = []
-    for label in scene.labels:
-        if label.cls == CARD:
-            out.append((card_crop(scene.image, jitter(label.box, rng)), LABELS.index(label.name)))
-        elif rng.random() < NONE_SHARE:
-            out.append((card_crop(scene.image, jitter(label.box, rng, 0.25)), len(DECK)))
+    out = _label_crops(scene.image, scene.labels, rng, lambda _: True, NONE_SHARE)
     side = rng.uniform(20, 160)  # bare felt, or whatever is there
     x, y = rng.uniform(0, size - side), rng.uniform(0, size - side)
-    out.append((card_crop(scene.image, (x, y, x + side, y + side * 1.4)), len(DECK)))
+    seen = list(_seen(scene.labels, rng).values())
+    out.append((crop_of(scene.image, (x, y, x + side, y + side * 1.4), seen, rng), len(DECK)))
     return out
 
 
@@ -97,13 +139,8 @@ def _sparse_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     image = scene.image
     if rng.random() < 0.5:
         image = _as_jpeg(image, rng.randint(*JPEG_QUALITY))
-    out = []
-    for label in scene.labels:
-        if label.cls == CARD and label.index_shown >= INDEX_READABLE:
-            out.append((card_crop(image, jitter(label.box, rng)), LABELS.index(label.name)))
-        elif label.cls != CARD and rng.random() < NONE_SHARE:
-            out.append((card_crop(image, jitter(label.box, rng, 0.25)), len(DECK)))
-    return out
+    readable = lambda label: label.index_shown >= INDEX_READABLE  # noqa: E731
+    return _label_crops(image, scene.labels, rng, readable, NONE_SHARE)
 
 
 VIDEO_FRAMES = 16
@@ -130,12 +167,20 @@ def _video_crops(seed: int) -> list[tuple[np.ndarray, int]]:
         if frame.index not in picked:
             continue
         image = _as_jpeg(frame.image, rng.randint(*JPEG_QUALITY))
-        for obj in frame.objects:
-            if obj.kind == "card":
-                out.append((card_crop(image, jitter(obj.box, rng)), LABELS.index(obj.name)))
-            elif rng.random() < NONE_SHARE / 10:  # a table has many chips and backs
-                out.append((card_crop(image, jitter(obj.box, rng, 0.25)), len(DECK)))
+        # a table has many chips and backs: few of them as ``none``
+        labels = [_VideoLabel(obj.kind, obj.box, obj.name) for obj in frame.objects]
+        out += _label_crops(image, labels, rng, lambda _: True, NONE_SHARE / 10)
     return out
+
+
+class _VideoLabel:
+    """A table video's object as the scenes' ``Label``: its class, box and name."""
+
+    __slots__ = ("box", "cls", "name")
+
+    def __init__(self, kind: str, box: Box, name: str) -> None:
+        self.cls = {"card": CARD, "card_back": BACK}.get(kind, -1)
+        self.box, self.name = box, name
 
 
 def _crops(make, seeds: list[int], jobs: int) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
@@ -146,7 +191,7 @@ def _crops(make, seeds: list[int], jobs: int) -> tuple[np.ndarray, np.ndarray]: 
         parts = [make(s) for s in seeds]
     pairs = [pair for part in parts for pair in part]
     if not pairs:
-        return np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8), np.zeros(0, np.int16)
+        return np.zeros((0, CROP_PX, CROP_PX, 4), np.uint8), np.zeros(0, np.int16)
     return np.stack([c for c, _ in pairs]), np.array([k for _, k in pairs], np.int16)
 
 
@@ -169,9 +214,11 @@ def real(split: str, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     crops, labels = [], []
     for image_path, boxes in real_boxes(split):
         image = cv2.imread(str(image_path))
-        for card, box in boxes:
+        for i, (card, box) in enumerate(boxes):
+            others = [b for j, (_, b) in enumerate(boxes) if j != i]
             for _ in range(copies):
-                crops.append(card_crop(image, jitter(box, rng) if copies > 1 else box))
+                own = jitter(box, rng) if copies > 1 else box
+                crops.append(crop_of(image, own, others, rng))
                 labels.append(LABELS.index(card))
     return np.stack(crops), np.array(labels, np.int16)
 

@@ -3,10 +3,10 @@
     .venv-train/bin/python -m models.train_identity --data build/identity --minutes 60
 
 A small CNN (about 0.82 M parameters, a factorised rank / suit / none head) on ``CROP_PX``
-crops (``models.identity_data``): every batch is part rendered, part real photos, each turned
-by a random quarter turn and jittered in light and focus. The epoch with the best accuracy on
-the real ``valid`` crops (ties: rendered validation crops) is exported to
-``models/identity.onnx`` with the class names in its metadata.
+crops and their mask channel (``models.identity_data``): every batch is part rendered, part
+real photos, each turned by a random quarter turn and jittered in light and focus. The epoch
+with the best accuracy on the real ``valid`` crops (ties: rendered validation crops) is
+exported to ``models/identity.onnx`` with the class names in its metadata.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 
 from models.identity_data import LABELS
 from models.real import ROOT
-from vision.identity import CROP_PX
+from vision.identity import CROP_PX, to_channels
 
 CHECKPOINT = "identity.pt"
 """The best epoch's weights, saved in the data folder (``--init`` continues from them)."""
@@ -31,6 +31,9 @@ REAL_SHARE = 0.35
 """Share of real crops in each training batch."""
 
 
+CHANNELS = 4
+"""The input's channels: RGB and the crop's ``box_mask`` (since 2026-12-03; 3 before: a
+classifier of 3 goes on with the mask's weights starting at zero, ``with_mask_channel``)."""
 FEATURES = 192
 """Channels of the body's last feature map."""
 CELLS = (CROP_PX // 16) ** 2
@@ -75,15 +78,28 @@ def network():  # type: ignore[no-untyped-def]
             return torch.cat([cards, none], dim=1)
 
     body = nn.Sequential(
-        *block(3, 24, 2),  # 40
-        *block(24, 48, 2),  # 20
+        *block(CHANNELS, 24, 2),  # 56
+        *block(24, 48, 2),  # 28
         *block(48, 48, 1),
-        *block(48, 96, 2),  # 10
+        *block(48, 96, 2),  # 14
         *block(96, 96, 1),
-        *block(96, 192, 2),  # 5
+        *block(96, 192, 2),  # 7
         *block(192, FEATURES, 1),
     )
     return Factorised()
+
+
+def with_mask_channel(weight: np.ndarray) -> np.ndarray:
+    """The first convolution's weights [out, in, k, k] of a classifier that read fewer channels
+    than ``CHANNELS`` (RGB only), with zero weights for the channels it did not read: the same
+    outputs, whatever the mask, until training teaches it the mask."""
+    missing = CHANNELS - weight.shape[1]
+    if missing < 0:
+        raise ValueError(f"a first convolution of {weight.shape[1]} channels: not this network's")
+    if missing == 0:
+        return weight
+    pad = np.zeros((weight.shape[0], missing, *weight.shape[2:]), weight.dtype)
+    return np.concatenate([weight, pad], axis=1)
 
 
 def spread_head(weight: np.ndarray) -> np.ndarray:
@@ -122,6 +138,7 @@ def background_balance(crops: np.ndarray, labels: np.ndarray) -> np.ndarray:
     spades. Each crop is weighted by P(bin) / P(bin | suit), its border's brightness bin (by
     quantile) against its suit (``none`` is a group of its own), so every group keeps its share
     and has the overall mix of light and dark tables."""
+    crops = crops[..., :3]  # the colours, not the mask
     edge = np.concatenate(
         [
             crops[:, :4].reshape(len(crops), -1),
@@ -144,12 +161,15 @@ def background_balance(crops: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 
 def augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Quarter turns, light, contrast, colour cast, blur and noise on a batch (BGR uint8)."""
+    """Quarter turns, light, contrast, colour cast, blur and noise on a batch (BGR and the mask,
+    uint8): the mask is turned with its crop and left as it is otherwise."""
     out = np.empty_like(crops, dtype=np.float32)
     import cv2
 
     for i, crop in enumerate(crops):
-        img = np.rot90(crop, int(rng.integers(4))).astype(np.float32)
+        turned = np.rot90(crop, int(rng.integers(4)))
+        out[i, ..., 3:] = turned[..., 3:]
+        img = turned[..., :3].astype(np.float32)
         if rng.random() < 0.3:
             img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.5)))
         if rng.random() < 0.3:  # lower resolution, as a far camera sees it
@@ -161,14 +181,16 @@ def augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         mean = img.mean()
         img = (img - mean) * rng.uniform(0.7, 1.3) + mean
         img = img * gain + rng.normal(0, rng.uniform(0, 8), img.shape)
-        out[i] = img
+        out[i, ..., :3] = img
     return np.clip(out, 0, 255)
 
 
 def to_tensor(batch: np.ndarray):  # type: ignore[no-untyped-def]
     import torch
 
-    rgb = batch[..., ::-1].transpose(0, 3, 1, 2) / 255.0
+    if batch.shape[-1] != CHANNELS:
+        raise ValueError(f"crops of {batch.shape[-1]} channels, the network reads {CHANNELS}")
+    rgb = to_channels(batch).transpose(0, 3, 1, 2) / 255.0
     return torch.from_numpy(np.ascontiguousarray(rgb, dtype=np.float32))
 
 
@@ -230,6 +252,7 @@ def main() -> int:
         print(f"continuing from {args.init}", flush=True)
     elif args.init is not None:
         state = torch.load(args.init, map_location="cpu")
+        state["body.0.weight"] = torch.from_numpy(with_mask_channel(state["body.0.weight"].numpy()))
         state["head.weight"] = torch.from_numpy(spread_head(state["head.weight"].numpy()))
         model.load_state_dict(state)
         print(f"continuing from {args.init}", flush=True)
@@ -299,7 +322,7 @@ def from_onnx(model, path: Path, sample) -> None:  # type: ignore[no-untyped-def
         for layer in layers:
             if isinstance(layer, torch.nn.Conv2d):
                 conv_w, conv_b = convs.pop(0), biases.pop(0)
-                layer.weight.copy_(torch.from_numpy(conv_w))
+                layer.weight.copy_(torch.from_numpy(with_mask_channel(conv_w)))
                 x = layer(x)
                 mean, var = x.mean(dim=(0, 2, 3)), x.var(dim=(0, 2, 3), unbiased=False)
                 continue
@@ -322,7 +345,7 @@ def export(model, out: Path) -> None:  # type: ignore[no-untyped-def]
     tmp = out.with_suffix(".tmp.onnx")
     torch.onnx.export(
         model,
-        torch.zeros(1, 3, CROP_PX, CROP_PX),
+        torch.zeros(1, CHANNELS, CROP_PX, CROP_PX),
         str(tmp),
         input_names=["crops"],
         output_names=["logits"],

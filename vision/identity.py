@@ -3,9 +3,10 @@
 The detector finds cards at low resolution (a tile of 320 pixels); the name comes from the
 original pixels of the box, squared and scaled to the model's input side (``CROP_PX`` for the
 classifiers trained now). The model is a small CNN
-(``models/train_identity.py``) with one input ``crops`` [N, 3, side, side] (RGB, 0..1) and
-one output [N, 53] of logits: the 52 cards in ``engine.cards.DECK`` order, then ``none`` (not a
-card face: a back, a chip, a hand, the felt), which the worker drops.
+(``models/train_identity.py``) with one input ``crops`` [N, C, side, side] (RGB, 0..1, and for
+a classifier of 4 channels the ``box_mask`` of the crop) and one output [N, 53] of logits: the
+52 cards in ``engine.cards.DECK`` order, then ``none`` (not a card face: a back, a chip, a hand,
+the felt), which the worker drops.
 """
 
 from __future__ import annotations
@@ -27,16 +28,58 @@ MARGIN = 0.08
 NONE = "none"
 
 
-def card_crop(
-    image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP_PX
-) -> np.ndarray:
-    """The square ``size`` crop of ``box`` (x1, y1, x2, y2) in ``image`` (BGR), centred on the
-    box, with ``MARGIN`` of context; edges beyond the image repeat its border."""
+Box = tuple[float, float, float, float]
+
+MASK_OWN, MASK_SHARED, MASK_OTHER = 255, 128, 64
+"""The mask channel's values: the card's own box where no other card's box lies, where another
+lies over it too, and the other cards' boxes outside its own (0: neither)."""
+
+
+def crop_window(shape: tuple[int, ...], box: Box) -> tuple[int, int, int]:
+    """Left, top and side in image pixels of the square window ``card_crop`` cuts for ``box``
+    from an image of ``shape``: centred on the box (its centre kept inside the image), with
+    ``MARGIN`` of context."""
     x1, y1, x2, y2 = box
     side = max(4, round(max(x2 - x1, y2 - y1) * (1 + 2 * MARGIN)))
-    h, w = image.shape[:2]
+    h, w = shape[:2]
     cx, cy = min(max((x1 + x2) / 2, 0), w), min(max((y1 + y2) / 2, 0), h)
-    left, top = round(cx - side / 2), round(cy - side / 2)
+    return round(cx - side / 2), round(cy - side / 2), side
+
+
+def box_mask(
+    shape: tuple[int, ...], box: Box, others: list[Box], size: int = CROP_PX
+) -> np.ndarray:
+    """The crop's mask channel [size, size] (uint8): where ``box`` lies, and where the boxes of
+    the ``others`` (the other cards, face up or down, seen in the image) lie, in the window
+    ``card_crop`` cuts. Where two cards overlap, the crop of each holds both; what of a card shows
+    lies in its own box and not in the other's (the lower card's corner index, the upper card's
+    body and its far index), which the mask tells the classifier."""
+    left, top, side = crop_window(shape, box)
+    scale = size / side
+    grid = (np.arange(size, dtype=np.float32) + 0.5) / scale
+
+    def inside(b: Box) -> np.ndarray:
+        xs = (grid + left >= b[0]) & (grid + left < b[2])
+        ys = (grid + top >= b[1]) & (grid + top < b[3])
+        return ys[:, None] & xs[None, :]
+
+    own = inside(box)
+    other = np.zeros_like(own)
+    for b in others:
+        if b[0] < left + side and b[2] > left and b[1] < top + side and b[3] > top:
+            other |= inside(b)
+    mask = np.zeros((size, size), np.uint8)
+    mask[other] = MASK_OTHER
+    mask[own] = MASK_OWN
+    mask[own & other] = MASK_SHARED
+    return mask
+
+
+def card_crop(image: np.ndarray, box: Box, size: int = CROP_PX) -> np.ndarray:
+    """The square ``size`` crop of ``box`` (x1, y1, x2, y2) in ``image`` (BGR), centred on the
+    box, with ``MARGIN`` of context; edges beyond the image repeat its border."""
+    left, top, side = crop_window(image.shape, box)
+    h, w = image.shape[:2]
     cl, ct = min(max(left, 0), w - 1), min(max(top, 0), h - 1)
     cr, cb = min(max(left + side, cl + 1), w), min(max(top + side, ct + 1), h)
     region = image[ct:cb, cl:cr]
@@ -71,28 +114,40 @@ class IdentityClassifier:
         meta = self.session.get_modelmeta().custom_metadata_map
         self.names: list[str] = meta["names"].split(",")
         self.input = self.session.get_inputs()[0].name
-        side = self.session.get_inputs()[0].shape[2]
-        self.crop_px = side if isinstance(side, int) else CROP_PX
+        shape = self.session.get_inputs()[0].shape
+        self.crop_px = shape[2] if isinstance(shape[2], int) else CROP_PX
         """The side of the crops this model reads (a candidate may read another than
         ``CROP_PX``)."""
+        self.masked = shape[1] == 4
+        """The model reads a fourth channel, the crop's ``box_mask`` (since 2026-12-03)."""
         if turns not in (1, 2, 4):
             raise ValueError(f"turns: 1, 2 or 4, not {turns}")
         self.turns = turns
 
     def __call__(
-        self, image: np.ndarray, boxes: list[tuple[float, float, float, float]]
+        self, image: np.ndarray, boxes: list[Box], context: list[Box] | None = None
     ) -> list[Identity]:
-        """The name of the card in each box of ``image`` (BGR, original resolution)."""
+        """The name of the card in each box of ``image`` (BGR, original resolution).
+        ``context``: the boxes of every card seen in the image, face up or down (default
+        ``boxes``), for the mask channel of a classifier that reads one."""
         if not boxes:
             return []
         crops = np.stack([card_crop(image, box, self.crop_px) for box in boxes])
+        if self.masked:
+            seen = boxes if context is None else context
+            masks = [
+                box_mask(image.shape, box, [b for b in seen if b != box], self.crop_px)
+                for box in boxes
+            ]
+            crops = np.concatenate([crops, np.stack(masks)[..., None]], axis=3)
         return self.classify(crops)
 
     def classify(self, crops: np.ndarray) -> list[Identity]:
-        """Names for ``crops`` [N, side, side, 3] (BGR, uint8; ``self.crop_px``)."""
+        """Names for ``crops`` [N, side, side, C] (BGR and, for a classifier of 4 channels, the
+        ``box_mask``; uint8; ``self.crop_px``)."""
         step = 4 // self.turns
         turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(0, 4, step)])
-        blob = np.ascontiguousarray(turned[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32)
+        blob = np.ascontiguousarray(to_channels(turned).transpose(0, 3, 1, 2), dtype=np.float32)
         (logits,) = self.session.run(None, {self.input: blob / 255.0})
         logits = logits - logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
@@ -100,3 +155,9 @@ class IdentityClassifier:
         probs = probs.reshape(self.turns, len(crops), -1).mean(axis=0)
         best = probs.argmax(axis=1)
         return [Identity(self.names[int(k)], float(probs[i, k])) for i, k in enumerate(best)]
+
+
+def to_channels(crops: np.ndarray) -> np.ndarray:
+    """Crops [..., C] as the classifier reads their channels: BGR to RGB, a mask channel kept
+    last."""
+    return np.concatenate([crops[..., 2::-1], crops[..., 3:]], axis=-1)

@@ -26,6 +26,8 @@ from vision.tiles import Tile, tile_grid, touches_edge
 Box = tuple[float, float, float, float]
 
 CARD, BACK, CHIP, HAND = "card", "card_back", "chip", "hand"
+SHEETS = (CARD, BACK)
+"""The detector's labels of a card, face up or down."""
 LARGEST = 0.4
 """The largest object a tile's reading is trusted with, as a fraction of the input (training
 frames had cards up to 110 of 320 pixels)."""
@@ -140,11 +142,19 @@ class Recogniser:
 
     # -- naming ------------------------------------------------------------------------------
 
-    def name(self, image: np.ndarray, detections: list[Detection]) -> list[Sighting]:
+    def name(
+        self,
+        image: np.ndarray,
+        detections: list[Detection],
+        context: list[Detection] | None = None,
+    ) -> list[Sighting]:
         """Sightings for ``detections`` of ``image``: cards named, chips coloured; a face the
-        classifier calls ``none`` (not a card face) is dropped."""
+        classifier calls ``none`` (not a card face) is dropped. ``context``: everything seen in
+        the image (default ``detections``), whose cards, face up or down, the classifier is told
+        of where they overlap the card it names."""
         cards = [d for d in detections if d.label == CARD]
-        identities = self.identity(image, [d.box for d in cards])
+        seen = [d.box for d in (detections if context is None else context) if d.label in SHEETS]
+        identities = self.identity(image, [d.box for d in cards], seen)
         named = dict(zip((id(d) for d in cards), identities, strict=True))
         out = []
         for d in detections:

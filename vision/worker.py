@@ -162,7 +162,7 @@ class VisionWorker:
                 named[key] = self._named[key]
             else:
                 fresh.append(d)
-        for sighting in self.recogniser.name(image, fresh):
+        for sighting in self.recogniser.name(image, fresh, detections):
             named[(sighting.kind, tuple(round(v, 1) for v in sighting.box))] = sighting
         self._named = named
         self.sightings = [

@@ -6,18 +6,18 @@ from __future__ import annotations
 import numpy as np
 
 from models.identity_data import LABELS, sparse, table_videos
-from vision.identity import CROP_PX
+from vision.identity import CROP_PX, MASK_OTHER, MASK_OWN, MASK_SHARED
 
 
 def test_table_video_crops_are_the_face_up_cards_named_and_the_same_every_run() -> None:
     crops, labels = table_videos(2, seed=0, jobs=1)
-    assert crops.shape == (len(labels), CROP_PX, CROP_PX, 3) and crops.dtype == np.uint8
+    assert crops.shape == (len(labels), CROP_PX, CROP_PX, 4) and crops.dtype == np.uint8
     cards = labels < len(LABELS) - 1
     assert cards.sum() >= 10 and (~cards).sum() >= 1
     # A face-up card is a white face on the felt: its crop's centre is bright; the ``none``
     # crops (backs, chips) are not.
     middle = slice(CROP_PX // 3, 2 * CROP_PX // 3)
-    bright = crops[:, middle, middle].mean(axis=(1, 2, 3))
+    bright = crops[:, middle, middle, :3].mean(axis=(1, 2, 3))
     assert np.median(bright[cards]) > 150 > np.median(bright[~cards])
     again, again_labels = table_videos(2, seed=0, jobs=1)
     assert np.array_equal(again, crops) and np.array_equal(again_labels, labels)
@@ -25,11 +25,11 @@ def test_table_video_crops_are_the_face_up_cards_named_and_the_same_every_run() 
 
 def test_sparse_view_crops_are_readable_cards_and_the_same_every_run() -> None:
     crops, labels = sparse(4, seed=0, jobs=1)
-    assert crops.shape == (len(labels), CROP_PX, CROP_PX, 3) and crops.dtype == np.uint8
+    assert crops.shape == (len(labels), CROP_PX, CROP_PX, 4) and crops.dtype == np.uint8
     cards = labels < len(LABELS) - 1
     assert cards.sum() >= 8  # 2 to 6 cards a view, nearly all of them whole
     middle = slice(CROP_PX // 3, 2 * CROP_PX // 3)
-    assert np.median(crops[cards][:, middle, middle].mean(axis=(1, 2, 3))) > 150
+    assert np.median(crops[cards][:, middle, middle, :3].mean(axis=(1, 2, 3))) > 150
     again, again_labels = sparse(4, seed=0, jobs=1)
     assert np.array_equal(again, crops) and np.array_equal(again_labels, labels)
 
@@ -39,6 +39,21 @@ def test_a_third_of_the_sparse_views_are_on_a_light_surface() -> None:
     # show both suits on both.
     crops, labels = sparse(30, seed=0, jobs=1)
     cards = crops[labels < len(LABELS) - 1]
-    corners = np.concatenate([cards[:, :3, :3], cards[:, -3:, -3:]], axis=1).mean(axis=(1, 2, 3))
+    corners = np.concatenate([cards[:, :3, :3, :3], cards[:, -3:, -3:, :3]], axis=1)
+    corners = corners.mean(axis=(1, 2, 3))
     light = (corners > 170).mean()
     assert 0.08 < light < 0.6  # (with none on a light surface: 0.02, the rail or a neighbour)
+
+
+def test_each_crop_carries_its_mask_its_card_in_the_middle_its_neighbours_where_they_lie() -> None:
+    # On the table a player's two cards lie one over the other: the crop of each holds the other,
+    # and the mask says which part is whose.
+    crops, labels = table_videos(2, seed=0, jobs=1)
+    masks = crops[..., 3]
+    centre = masks[:, CROP_PX // 2, CROP_PX // 2]
+    assert set(np.unique(masks)) <= {0, MASK_OTHER, MASK_SHARED, MASK_OWN}
+    assert np.isin(centre, (MASK_OWN, MASK_SHARED)).all()  # the crop is centred on its box
+    assert (masks[:, 0, 0] != MASK_OWN).all()  # with a margin around it
+    cards = labels < len(LABELS) - 1
+    overlapped = (masks[cards] == MASK_SHARED).any(axis=(1, 2))
+    assert 0 < overlapped.sum() < cards.sum()  # hole cards overlap, board cards not

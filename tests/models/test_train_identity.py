@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from models.identity_data import LABELS
-from models.train_identity import CELLS, FEATURES, background_balance, spread_head
+from models.train_identity import (
+    CELLS,
+    CHANNELS,
+    FEATURES,
+    background_balance,
+    spread_head,
+    with_mask_channel,
+)
 from vision.identity import CROP_PX
 
 
@@ -74,3 +81,21 @@ def test_a_head_of_the_80_pixel_crops_is_resized_to_the_larger_map() -> None:
     assert corner > spread[:, :, 2:, :].mean() + 5 and corner > spread[:, :, :, 2:].mean() + 5
     with pytest.raises(ValueError, match=f"{FEATURES * 3} inputs"):
         spread_head(np.zeros((18, FEATURES * 3)))
+
+
+def test_a_classifier_that_read_colours_only_goes_on_reading_them_whatever_the_mask() -> None:
+    # The classifiers before 2026-12-03 read RGB; the mask channel's weights start at zero, so
+    # the first convolution gives the same outputs for any mask.
+    rng = np.random.default_rng(2)
+    weight = rng.normal(size=(24, 3, 3, 3)).astype(np.float32)
+    wider = with_mask_channel(weight)
+    assert CHANNELS == 4 and wider.shape == (24, 4, 3, 3) and wider.dtype == weight.dtype
+    patch = rng.normal(size=(4, 3, 3))
+    other = patch.copy()
+    other[3] = rng.normal(size=(3, 3)) * 100  # another mask
+    out = np.einsum("oikl,ikl->o", wider, patch)
+    assert np.allclose(out, np.einsum("oikl,ikl->o", weight, patch[:3]))
+    assert np.allclose(out, np.einsum("oikl,ikl->o", wider, other))
+    assert with_mask_channel(wider) is wider
+    with pytest.raises(ValueError, match="5 channels"):
+        with_mask_channel(np.zeros((24, 5, 3, 3)))
