@@ -76,9 +76,11 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 # of the cards of 600 rendered hands on the demo's table, then with views of a few cards added
 # (a third on light surfaces), twice with the real photos sampled so that the table's
 # brightness says nothing of the suit, twice more on fresh renders of the same kinds (the
-# renderer's pips of a real card's size since 2026-12-02; models/README.md), and once more on
+# renderer's pips of a real card's size since 2026-12-02; models/README.md), once more on
 # crops of 112 pixels rendered again (80 before; the committed classifier read 80 until its
-# last run).
+# last run), and once more on crops rendered again with their mask channel (where the card's
+# own box and the other cards' boxes lie in the crop; since 2026-12-03 every step's data has it
+# and every step trains a classifier that reads it: the committed ones before read RGB only).
 HOURS ?= 1.5
 MINUTES ?= 70
 SPARSE = --lr 1e-3 --real-share 0.35 --threads 2 --select sum
@@ -121,6 +123,10 @@ models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 		--videos 300 --val-videos 20 --sparse-scenes 4000 --val-sparse-scenes 300
 	$(TRAIN) -m models.train_identity --data build/identity-112 --init models/identity.onnx \
 		$(SPARSE) --balance-background --minutes 60
+	$(BIN)/python -m models.identity_data build/identity-mask --scenes 1500 --val-scenes 150 \
+		--videos 300 --val-videos 20 --sparse-scenes 4000 --val-sparse-scenes 300
+	$(TRAIN) -m models.train_identity --data build/identity-mask --init models/identity.onnx \
+		$(SPARSE) --balance-background --minutes 70
 
 # The models' accuracy on the real test photos and on rendered 1080p tables (models/README.md).
 eval: $(VENV)/.installed-dev

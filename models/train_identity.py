@@ -322,7 +322,9 @@ def from_onnx(model, path: Path, sample) -> None:  # type: ignore[no-untyped-def
         for layer in layers:
             if isinstance(layer, torch.nn.Conv2d):
                 conv_w, conv_b = convs.pop(0), biases.pop(0)
-                layer.weight.copy_(torch.from_numpy(with_mask_channel(conv_w)))
+                if layer is layers[0]:  # the input's: a classifier of RGB only reads no mask
+                    conv_w = with_mask_channel(conv_w)
+                layer.weight.copy_(torch.from_numpy(conv_w))
                 x = layer(x)
                 mean, var = x.mean(dim=(0, 2, 3)), x.var(dim=(0, 2, 3), unbiased=False)
                 continue
