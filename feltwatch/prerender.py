@@ -57,6 +57,8 @@ def join(parts: list[Path], path: Path) -> int:
     the number of frames."""
     import av
 
+    from vision.recorder import append_packet
+
     frames = 0
     try:
         with av.open(str(path), "w", format="avi") as out:
@@ -69,9 +71,7 @@ def join(parts: list[Path], path: Path) -> int:
                     for packet in container.demux(stream):
                         if not packet.size:  # the flush packet at the end
                             continue
-                        packet.stream = target
-                        packet.pts = packet.dts = frames
-                        out.mux(packet)
+                        append_packet(out, target, packet, frames)
                         frames += 1
     except av.error.FFmpegError as exc:
         raise OSError(f"{path}: {exc}") from exc

@@ -215,6 +215,19 @@ def frames_between(folder: Path, start_ns: int, end_ns: int) -> Iterator[tuple[i
             yield ts_ns, image
 
 
+def append_packet(
+    out: av.container.OutputContainer,
+    target: av.video.stream.VideoStream,
+    packet: av.Packet,
+    index: int,
+) -> None:
+    """Mux a demultiplexed JPEG ``packet`` into ``out`` as frame ``index`` of ``target``
+    (copied: nothing decoded or encoded again)."""
+    packet.stream = target
+    packet.pts = packet.dts = index
+    out.mux(packet)
+
+
 def copy_between(
     folder: Path, start_ns: int, end_ns: int, clip: Path, near_ns: int
 ) -> tuple[int, np.ndarray | None]:
@@ -232,9 +245,7 @@ def copy_between(
                 target = out.add_stream_from_template(stream)
             if nearest is None or abs(ts_ns - near_ns) < nearest[0]:
                 nearest = (abs(ts_ns - near_ns), bytes(packet))
-            packet.stream = target
-            packet.pts = packet.dts = frames
-            out.mux(packet)
+            append_packet(out, target, packet, frames)
             frames += 1
     except av.error.FFmpegError as exc:
         raise OSError(f"{clip}: {exc}") from exc
