@@ -67,7 +67,7 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train both models from scratch on the CPU (about 12.5 hours on 2 cores),
+# Render the data and train both models from scratch on the CPU (about 15 hours on 2 cores),
 # export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
 # two trainings from scratch. The detector then trains on from its best epoch three times: on
 # the renders, with light surfaces added, and on tiles of rendered hands on the demo's table
