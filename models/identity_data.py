@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -31,7 +32,7 @@ import numpy as np
 
 from engine.cards import DECK
 from models.real import REAL, real_boxes
-from models.synth.scene import BACK, CARD, FELTS, LIGHT_SURFACES, render
+from models.synth.scene import BACK, CARD, FELTS, LIGHT_SURFACES, Label, render
 from models.synth.table_tiles import video_for
 from models.synth.video import step_frames
 from vision.identity import CROP_PX, NONE, Box, box_mask, card_crop
@@ -80,25 +81,26 @@ def crop_of(image: np.ndarray, box: Box, seen: list[Box], rng: random.Random) ->
     return np.dstack([card_crop(image, box), box_mask(image.shape, box, others)])
 
 
-def _seen(labels: list, rng: random.Random) -> dict[int, Box]:  # type: ignore[type-arg]
+def _seen(labels: Sequence[Label], rng: random.Random) -> dict[int, Box]:
     """The boxes of the cards among ``labels`` (face up or down), as a detector finds them."""
     return {i: jitter(lb.box, rng, OTHER_JITTER) for i, lb in enumerate(labels) if lb.cls in SHEETS}
 
 
 def _label_crops(
     image: np.ndarray,
-    labels: list,
+    labels: Sequence[Label],
     rng: random.Random,
-    keep,
-    none_share: float,  # type: ignore[no-untyped-def, type-arg]
+    none_share: float,
+    index_shown: float = 0.0,
 ) -> list[tuple[np.ndarray, int]]:
-    """A crop of each face-up card ``keep`` accepts, and ``none`` crops of a ``none_share`` of
-    the other objects; each with its mask from the other cards."""
+    """A crop of each face-up card showing at least ``index_shown`` of a corner index, and
+    ``none`` crops of a ``none_share`` of the other objects; each with its mask from the other
+    cards."""
     seen = _seen(labels, rng)
     out = []
     for i, label in enumerate(labels):
         others = [b for j, b in seen.items() if j != i]
-        if label.cls == CARD and keep(label):
+        if label.cls == CARD and label.index_shown >= index_shown:
             box = jitter(label.box, rng)
             out.append((crop_of(image, box, others, rng), LABELS.index(label.name)))
         elif label.cls != CARD and rng.random() < none_share:
@@ -111,7 +113,7 @@ def _scene_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     rng = random.Random(seed)
     size = rng.choice((480, 640, 800))
     scene = render(rng, size, size, card_px_range=CARD_PX, hands=int(rng.random() < 0.4))
-    out = _label_crops(scene.image, scene.labels, rng, lambda _: True, NONE_SHARE)
+    out = _label_crops(scene.image, scene.labels, rng, NONE_SHARE)
     side = rng.uniform(20, 160)  # bare felt, or whatever is there
     x, y = rng.uniform(0, size - side), rng.uniform(0, size - side)
     seen = list(_seen(scene.labels, rng).values())
@@ -139,8 +141,7 @@ def _sparse_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     image = scene.image
     if rng.random() < 0.5:
         image = _as_jpeg(image, rng.randint(*JPEG_QUALITY))
-    readable = lambda label: label.index_shown >= INDEX_READABLE  # noqa: E731
-    return _label_crops(image, scene.labels, rng, readable, NONE_SHARE)
+    return _label_crops(image, scene.labels, rng, NONE_SHARE, INDEX_READABLE)
 
 
 VIDEO_FRAMES = 16
@@ -167,20 +168,13 @@ def _video_crops(seed: int) -> list[tuple[np.ndarray, int]]:
         if frame.index not in picked:
             continue
         image = _as_jpeg(frame.image, rng.randint(*JPEG_QUALITY))
-        # a table has many chips and backs: few of them as ``none``
-        labels = [_VideoLabel(obj.kind, obj.box, obj.name) for obj in frame.objects]
-        out += _label_crops(image, labels, rng, lambda _: True, NONE_SHARE / 10)
+        labels = [Label(VIDEO_KINDS.get(obj.kind, -1), obj.box, obj.name) for obj in frame.objects]
+        out += _label_crops(image, labels, rng, NONE_SHARE / 10)  # a table has many chips, backs
     return out
 
 
-class _VideoLabel:
-    """A table video's object as the scenes' ``Label``: its class, box and name."""
-
-    __slots__ = ("box", "cls", "name")
-
-    def __init__(self, kind: str, box: Box, name: str) -> None:
-        self.cls = {"card": CARD, "card_back": BACK}.get(kind, -1)
-        self.box, self.name = box, name
+VIDEO_KINDS = {"card": CARD, "card_back": BACK}
+"""A table video's objects as the scenes' labels' classes (the others are not cards: -1)."""
 
 
 def _crops(make, seeds: list[int], jobs: int) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
