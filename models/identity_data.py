@@ -73,12 +73,11 @@ OTHER_MISSED = 0.1
 then (or merges two lying one over the other into one box)."""
 
 
-def crop_of(image: np.ndarray, box: Box, seen: list[Box], rng: random.Random) -> np.ndarray:
-    """The classifier's input for ``box``: its crop and its mask from the boxes ``seen`` (every
-    card's, face up or down; ``box``'s own is left out by position), each other card missed at
-    ``OTHER_MISSED``."""
-    others = [b for b in seen if b != box and rng.random() >= OTHER_MISSED]
-    return np.dstack([card_crop(image, box), box_mask(image.shape, box, others)])
+def crop_of(image: np.ndarray, box: Box, others: list[Box], rng: random.Random) -> np.ndarray:
+    """The classifier's input for ``box``: its crop and its mask from the boxes of the ``others``
+    (the other cards, face up or down), each missed at ``OTHER_MISSED``."""
+    kept = [b for b in others if rng.random() >= OTHER_MISSED]
+    return np.dstack([card_crop(image, box), box_mask(image.shape, box, kept)])
 
 
 def _seen(labels: Sequence[Label], rng: random.Random) -> dict[int, Box]:
