@@ -67,7 +67,7 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train both models from scratch on the CPU (about 15 hours on 2 cores),
+# Render the data and train both models from scratch on the CPU (about 16 hours on 2 cores),
 # export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
 # two trainings from scratch. The detector then trains on from its best epoch three times: on
 # the renders, with light surfaces added, and on tiles of rendered hands on the demo's table
@@ -80,7 +80,8 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 # crops of 112 pixels rendered again (80 before; the committed classifier read 80 until its
 # last run), and once more on crops rendered again with their mask channel (where the card's
 # own box and the other cards' boxes lie in the crop; since 2026-12-03 every step's data has it
-# and every step trains a classifier that reads it: the committed ones before read RGB only).
+# and every step trains a classifier that reads it: the committed ones before read RGB only),
+# then on from that run's best at half its rate.
 HOURS ?= 1.5
 MINUTES ?= 70
 SPARSE = --lr 1e-3 --real-share 0.35 --threads 2 --select sum
@@ -127,6 +128,8 @@ models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 		--videos 300 --val-videos 20 --sparse-scenes 4000 --val-sparse-scenes 300
 	$(TRAIN) -m models.train_identity --data build/identity-mask --init models/identity.onnx \
 		$(SPARSE) --balance-background --minutes 70
+	$(TRAIN) -m models.train_identity --data build/identity-mask \
+		--init build/identity-mask/identity.pt $(SPARSE) --lr 5e-4 --balance-background --minutes 62
 
 # The models' accuracy on the real test photos and on rendered 1080p tables (models/README.md).
 eval: $(VENV)/.installed-dev
