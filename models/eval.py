@@ -2,13 +2,18 @@
 
     make eval        (= .venv/bin/python -m models.eval [--scenes 60] [--json OUT])
 
+    .venv/bin/python -m models.eval --valid --seed 515151 --scenes 30   (selection data only)
+
 1. Real photos, ``../shared/data/cards-real/*/test`` (never used to train or tune): the card
    identity precision and recall per image (a predicted card counts when its name is one of the
    image's true cards; summed over the images, and the mean of the images' own figures), the
    named boxes found at IoU 0.5, and mAP50 over the 52 card classes.
 2. Rendered 1920 x 1080 table views with cards about 50 pixels wide (the product's scale), from
-   a seed no training run uses: the same, plus the cards' recall by suit, card backs, chips
-   (box and colour) and hands.
+   a seed no training run uses: the same, plus the cards' recall by suit, each true card's
+   outcome by its box (named right, wrong, unsure or not found; alone or overlapping another
+   card), card backs, chips (box and colour) and hands. ``--seed`` renders other views of the
+   same kind: the selection views (``SELECTION_SEED``) that candidates are chosen on, so that
+   ``EVAL_SEED``'s stay unseen.
 3. Real chip photos (PokeVisor crops): colour -> denomination accuracy with the default chip set,
    and with the chip set calibrated from the other photos of the set (leave one out), which is
    what an installer's calibration does.
@@ -30,7 +35,7 @@ import numpy as np
 
 from engine.cards import DECK
 from models.real import REAL, real_boxes
-from models.synth.scene import BACK, CARD, CHIP, HAND, render
+from models.synth.scene import BACK, CARD, CHIP, HAND, Label, Scene, render
 from vision.chips import ChipReader, calibrated
 from vision.paths import DETECTOR_MODEL, IDENTITY_MODEL
 from vision.recognise import Recogniser, Sighting
@@ -42,6 +47,11 @@ with warnings.catch_warnings():
 
 EVAL_SEED = 424242
 """Rendered views for evaluation: training renders seeds 0 and 1 (models.synth, identity)."""
+SELECTION_SEED = 515151
+"""Rendered views to choose a candidate model on (``--seed``); never the evaluation's."""
+OVERLAP_IOU = 0.05
+"""A card whose box overlaps another card's or back's this much lies over or under it."""
+OUTCOMES = ("right", "wrong", "unsure", "not_found")
 CHIPS_REAL = REAL.parent / "chips-real" / "PokeVisor"
 
 
@@ -119,8 +129,46 @@ def real_photos(recogniser: Recogniser, split: str = "test") -> dict[str, float]
     return tally.result()
 
 
-def synthetic(recogniser: Recogniser, scenes: int) -> dict[str, object]:
+def card_outcomes(sightings: list[Sighting], labels: list[Label]) -> Counter[str]:
+    """Each true face-up card of ``labels``, by its box: the card sighting that overlaps it
+    most (IoU >= 0.5) names it ``right``, names another card (``wrong``), names none
+    (``unsure``), or there is none (``not_found``); keyed ``alone_...`` or ``overlapping_...``
+    (its box overlaps another card's or back's by ``OVERLAP_IOU``)."""
+    cards = [s for s in sightings if s.kind == "card"]
+    sheets = [lb for lb in labels if lb.cls in (CARD, BACK)]
+    out: Counter[str] = Counter()
+    for label in (lb for lb in labels if lb.cls == CARD):
+        best = max(cards, key=lambda s: _iou(s.box, label.box), default=None)
+        if best is None or _iou(best.box, label.box) < 0.5:
+            outcome = "not_found"
+        elif best.card is None:
+            outcome = "unsure"
+        else:
+            outcome = "right" if best.card == label.name else "wrong"
+        over = max((_iou(label.box, o.box) for o in sheets if o is not label), default=0.0)
+        out[("overlapping_" if over > OVERLAP_IOU else "alone_") + outcome] += 1
+    return out
+
+
+def view(seed: int) -> Scene:
+    """The rendered 1920 x 1080 view of ``seed``: 4-10 face-up cards 45-60 pixels wide, 2-8
+    backs, 2-6 chip piles, at most one dealer's hand, dropped at random (overlapping)."""
+    rng = random.Random(seed)
+    return render(
+        rng,
+        1920,
+        1080,
+        card_px=rng.uniform(45, 60),
+        cards_up=rng.randint(4, 10),
+        cards_down=rng.randint(2, 8),
+        chip_piles=rng.randint(2, 6),
+        hands=rng.randint(0, 1),
+    )
+
+
+def synthetic(recogniser: Recogniser, scenes: int, seed: int = EVAL_SEED) -> dict[str, object]:
     cards = Tally(list(DECK))
+    outcomes: Counter[str] = Counter()
     kinds = {name: Tally([name]) for name in ("card_back", "chip", "hand")}
     colour_right = colour_total = 0
     by_suit: dict[str, list[int]] = {suit: [0, 0] for suit in "cdhs"}
@@ -128,21 +176,12 @@ def synthetic(recogniser: Recogniser, scenes: int) -> dict[str, object]:
     differ only in the shape of a pip about 12 pixels tall, or all four)."""
     started = time.perf_counter()
     for i in range(scenes):
-        rng = random.Random(EVAL_SEED + i)
-        scene = render(
-            rng,
-            1920,
-            1080,
-            card_px=rng.uniform(45, 60),
-            cards_up=rng.randint(4, 10),
-            cards_down=rng.randint(2, 8),
-            chip_piles=rng.randint(2, 6),
-            hands=rng.randint(0, 1),
-        )
+        scene = view(seed + i)
         seen = recogniser.frame(scene.image)
         named = _cards(seen)
         true_cards = [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD]
         cards.add(named, true_cards)
+        outcomes += card_outcomes(seen, scene.labels)
         said = {name for name, _, _ in named}
         for name in {name for name, _ in true_cards}:
             by_suit[name[1]][0] += name in said
@@ -158,8 +197,12 @@ def synthetic(recogniser: Recogniser, scenes: int) -> dict[str, object]:
             if best is not None and _iou(best.box, label.box) >= 0.5:
                 colour_total += 1
                 colour_right += best.colour == label.name
-    out: dict[str, object] = {"cards": cards.result()}
+    out: dict[str, object] = {"first_seed": seed, "cards": cards.result()}
     out["card_recall_by_suit"] = {s: round(n / max(1, t), 4) for s, (n, t) in by_suit.items()}
+    out["cards_by_box"] = {
+        where: {outcome: outcomes[f"{where}_{outcome}"] for outcome in OUTCOMES}
+        for where in ("alone", "overlapping")
+    }
     for name, tally in kinds.items():
         result = tally.result()
         out[name] = {k: result[k] for k in ("mAP50", "box_precision_iou50", "box_recall_iou50")}
@@ -220,6 +263,12 @@ def real_chips() -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=60)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=EVAL_SEED,
+        help=f"the rendered views' first seed ({SELECTION_SEED}: the selection views)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument(
         "--valid", action="store_true", help="real photos of valid/ (for selection) not test/"
@@ -234,7 +283,7 @@ def main() -> int:
     split = "valid" if args.valid else "test"
     report = {
         f"real_{split}": real_photos(recogniser, split),
-        "synthetic_1080p": synthetic(recogniser, args.scenes) if args.scenes else {},
+        "synthetic_1080p": synthetic(recogniser, args.scenes, args.seed) if args.scenes else {},
         "real_chip_colours": real_chips(),
     }
     text = json.dumps(report, indent=2)

@@ -1,0 +1,53 @@
+"""models.eval's per-card outcomes: each true card judged by the box that overlaps it most."""
+
+from __future__ import annotations
+
+from models.eval import SELECTION_SEED, card_outcomes, synthetic, view
+from models.synth.scene import BACK, CARD, CHIP, Label
+from vision.recognise import Recogniser, Sighting
+
+LOWER = Label(CARD, (100, 100, 150, 170), "Kh")
+UPPER = Label(CARD, (120, 102, 170, 172), "2s")
+"""Two cards lying one over the other (their boxes' IoU is about 0.3)."""
+LONE = Label(CARD, (400, 100, 450, 170), "7d")
+
+
+def _card(box: tuple[float, float, float, float], name: str | None) -> Sighting:
+    return Sighting("card", 0.9, box, name, 0.8 if name else 0.1)
+
+
+def test_each_true_card_is_right_wrong_unsure_or_not_found_alone_or_overlapping() -> None:
+    labels = [LOWER, UPPER, LONE, Label(CHIP, (300, 300, 330, 330), "red")]
+    seen = [
+        _card(UPPER.box, "2s"),
+        _card((101, 99, 151, 171), "2s"),  # the lower card's box, named as the upper card
+        Sighting("chip", 0.9, (300, 300, 330, 330), colour="red", denomination=5),
+    ]
+    assert card_outcomes(seen, labels) == {
+        "overlapping_right": 1,
+        "overlapping_wrong": 1,
+        "alone_not_found": 1,
+    }
+    unsure = [_card(LONE.box, None), _card(UPPER.box, "2s")]
+    assert card_outcomes(unsure, labels) == {
+        "alone_unsure": 1,
+        "overlapping_right": 1,
+        "overlapping_not_found": 1,
+    }
+
+
+def test_a_face_down_card_over_a_face_up_one_makes_it_overlapping() -> None:
+    back = Label(BACK, (420, 110, 470, 180), "card_back")
+    assert card_outcomes([_card(LONE.box, "7d")], [LONE, back]) == {"overlapping_right": 1}
+    assert card_outcomes([_card(LONE.box, "7d")], [LONE]) == {"alone_right": 1}
+
+
+def test_the_rendered_evaluation_accounts_for_every_true_card_of_the_selection_views() -> None:
+    views = 2
+    report = synthetic(Recogniser(), views, SELECTION_SEED)
+    by_box = report["cards_by_box"]
+    assert isinstance(by_box, dict)
+    counted = sum(sum(outcomes.values()) for outcomes in by_box.values())
+    true_cards = sum(lb.cls == CARD for i in range(views) for lb in view(SELECTION_SEED + i).labels)
+    assert counted == true_cards > 0
+    assert by_box["alone"]["right"] + by_box["overlapping"]["right"] > 0
