@@ -138,8 +138,8 @@ def card_outcomes(sightings: list[Sighting], labels: list[Label]) -> Counter[str
     sheets = [lb for lb in labels if lb.cls in (CARD, BACK)]
     out: Counter[str] = Counter()
     for label in (lb for lb in labels if lb.cls == CARD):
-        best = max(cards, key=lambda s: _iou(s.box, label.box), default=None)
-        if best is None or _iou(best.box, label.box) < 0.5:
+        best = _found(cards, label.box)
+        if best is None:
             outcome = "not_found"
         elif best.card is None:
             outcome = "unsure"
@@ -193,8 +193,8 @@ def synthetic(recogniser: Recogniser, scenes: int, seed: int = EVAL_SEED) -> dic
             )
         chips = [s for s in seen if s.kind == "chip"]
         for label in (lb for lb in scene.labels if lb.cls == CHIP):
-            best = max(chips, key=lambda s: _iou(s.box, label.box), default=None)
-            if best is not None and _iou(best.box, label.box) >= 0.5:
+            best = _found(chips, label.box)
+            if best is not None:
                 colour_total += 1
                 colour_right += best.colour == label.name
     out: dict[str, object] = {"first_seed": seed, "cards": cards.result()}
@@ -225,6 +225,12 @@ def _matches(
             left.remove(best)
             found += 1
     return found
+
+
+def _found(sightings: list[Sighting], box: tuple[float, ...]) -> Sighting | None:
+    """The sighting whose box overlaps the true ``box`` most, if at IoU >= 0.5."""
+    best = max(sightings, key=lambda s: _iou(s.box, box), default=None)
+    return best if best is not None and _iou(best.box, box) >= 0.5 else None
 
 
 def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
