@@ -2,17 +2,19 @@
 the demo's table, and the real card photos.
 
     .venv/bin/python -m models.identity_data build/identity [--scenes 3000] [--videos 0]
-        [--sparse-scenes 0] [--seed 0]
+        [--sparse-scenes 0] [--pair-scenes 0] [--no-real] [--seed 0]
 
 Writes ``train.npz`` and ``val.npz`` (``crops`` [N, CROP_PX, CROP_PX, 4] uint8: BGR and the
 crop's ``box_mask``, ``labels`` [N] index into ``LABELS``, ``real`` [N] bool). Each face-up card
 gives a crop of its box with the box jittered the way a detector's box is off, and its mask from
 the other cards' boxes (each jittered too, and each missed now and then as a detector misses
 one); backs, chips, hands and bare felt give ``none`` crops. ``--sparse-scenes`` adds views of
-few objects (most cards whole, index readable). ``--videos`` adds crops from frames of that
-many rendered hands (``table_tiles``: 3 to 10 seats, camera tilt varied), JPEG-compressed as
-the demo's Motion-JPEG is: the 45-to-60-pixel cards the worker names, drawn the way the table
-video draws them. Real photos:
+few objects (most cards whole, index readable), ``--pair-scenes`` views of cards at the
+table's scale most of which lie under or over another (``--no-real``: these without the real
+crops, to train beside another set, ``train_identity --data A B``). ``--videos`` adds crops
+from frames of that many rendered hands (``table_tiles``: 3 to 10 seats, camera tilt varied),
+JPEG-compressed as the demo's Motion-JPEG is: the 45-to-60-pixel cards the worker names, drawn
+the way the table video draws them. Real photos:
 ``../shared/data/cards-real/*/train`` for training and ``valid/`` for selection; ``test/`` is
 never read here.
 """
@@ -50,6 +52,11 @@ SPARSE_CARD_PX = (40.0, 130.0)
 LIGHT_SHARE = 1 / 3
 """Of the sparse views, the share on a light surface: clubs and spades on every kind of table
 (the real photos have clubs mostly on dark cloth and spades on light)."""
+PAIR_CARD_PX = (40.0, 80.0)
+"""Card widths of the pair views (``--pair-scenes``): a 1080p view of the table and a little up."""
+PAIR_SHARE = 0.7
+"""Of the pair views' cards, the share with a second card lying over them (the other views:
+a quarter)."""
 INDEX_READABLE = 0.6
 """A sparse view's card is kept when this much of a corner index shows: a card whose rank and
 suit are hidden teaches the classifier to guess."""
@@ -143,6 +150,31 @@ def _sparse_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     return _label_crops(image, scene.labels, rng, NONE_SHARE, INDEX_READABLE)
 
 
+def _pair_crops(seed: int) -> list[tuple[np.ndarray, int]]:
+    """Cards at the table's scale, most lying under or over another (a hand held or shown),
+    JPEG-compressed half the time: the lower card of a pair shows little more than its corner
+    index beside the upper card's, and the classifier must read the index of its own box
+    (measured 2026-12-03: most rendered misses are such cards, their index whole in view)."""
+    rng = random.Random(seed)
+    light = rng.random() < LIGHT_SHARE / 2
+    scene = render(
+        rng,
+        960,
+        720,
+        card_px_range=PAIR_CARD_PX,
+        surfaces=LIGHT_SURFACES if light else FELTS,
+        cards_up=rng.randint(2, 6),
+        cards_down=rng.randint(0, 3),
+        chip_piles=rng.randint(0, 3),
+        hands=int(rng.random() < 0.3),
+        pair_share=PAIR_SHARE,
+    )
+    image = scene.image
+    if rng.random() < 0.5:
+        image = _as_jpeg(image, rng.randint(*JPEG_QUALITY))
+    return _label_crops(image, scene.labels, rng, NONE_SHARE, INDEX_READABLE)
+
+
 VIDEO_FRAMES = 16
 """Frames picked from each rendered hand for ``--videos``: half anywhere, half in its last
 two fifths (the board and the showdown: most face-up cards)."""
@@ -184,8 +216,12 @@ def _crops(make, seeds: list[int], jobs: int) -> tuple[np.ndarray, np.ndarray]: 
         parts = [make(s) for s in seeds]
     pairs = [pair for part in parts for pair in part]
     if not pairs:
-        return np.zeros((0, CROP_PX, CROP_PX, 4), np.uint8), np.zeros(0, np.int16)
+        return _empty()
     return np.stack([c for c, _ in pairs]), np.array([k for _, k in pairs], np.int16)
+
+
+def _empty() -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros((0, CROP_PX, CROP_PX, 4), np.uint8), np.zeros(0, np.int16)
 
 
 def synthetic(scenes: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
@@ -194,6 +230,10 @@ def synthetic(scenes: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray
 
 def sparse(scenes: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
     return _crops(_sparse_crops, [700_000_000 + seed * 1_000_003 + i for i in range(scenes)], jobs)
+
+
+def pairs(scenes: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
+    return _crops(_pair_crops, [800_000_000 + seed * 1_000_003 + i for i in range(scenes)], jobs)
 
 
 def table_videos(videos: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
@@ -225,27 +265,43 @@ def main() -> int:
     parser.add_argument("--val-videos", type=int, default=0)
     parser.add_argument("--sparse-scenes", type=int, default=0, help="views of few objects")
     parser.add_argument("--val-sparse-scenes", type=int, default=0)
+    parser.add_argument("--pair-scenes", type=int, default=0, help="views of overlapping cards")
+    parser.add_argument("--val-pair-scenes", type=int, default=0)
+    parser.add_argument(
+        "--no-real", action="store_true", help="rendered crops only (to train beside another set)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    for split, scenes, videos, few, real_split, copies, seed in (
-        ("train", args.scenes, args.videos, args.sparse_scenes, "train", 3, args.seed),
+    for split, scenes, videos, few, two, real_split, copies, seed in (
+        (
+            "train",
+            args.scenes,
+            args.videos,
+            args.sparse_scenes,
+            args.pair_scenes,
+            "train",
+            0 if args.no_real else 3,
+            args.seed,
+        ),
         (
             "val",
             args.val_scenes,
             args.val_videos,
             args.val_sparse_scenes,
+            args.val_pair_scenes,
             "valid",
-            1,
+            0 if args.no_real else 1,
             args.seed + 1,
         ),
     ):
         sx, sy = synthetic(scenes, seed, args.jobs)
         vx, vy = table_videos(videos, seed, args.jobs)
         px, py = sparse(few, seed, args.jobs)
-        sx, sy = np.concatenate([sx, vx, px]), np.concatenate([sy, vy, py])
-        rx, ry = real(real_split, copies, seed)
+        qx, qy = pairs(two, seed, args.jobs)
+        sx, sy = np.concatenate([sx, vx, px, qx]), np.concatenate([sy, vy, py, qy])
+        rx, ry = real(real_split, copies, seed) if copies else _empty()
         np.savez(
             args.out / f"{split}.npz",
             crops=np.concatenate([sx, rx]),
@@ -253,8 +309,8 @@ def main() -> int:
             real=np.concatenate([np.zeros(len(sy), bool), np.ones(len(ry), bool)]),
         )
         print(
-            f"{split}: {len(sy) - len(vy) - len(py)} rendered + {len(vy)} table-video + "
-            f"{len(py)} sparse + {len(ry)} real"
+            f"{split}: {len(sy) - len(vy) - len(py) - len(qy)} rendered + {len(vy)} table-video"
+            f" + {len(py)} sparse + {len(qy)} pair + {len(ry)} real"
             f" crops ({REAL})",
             flush=True,
         )

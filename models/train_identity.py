@@ -207,9 +207,28 @@ def accuracy(model, crops: np.ndarray, labels: np.ndarray) -> float:  # type: ig
     return right / max(1, len(crops))
 
 
+def load(folders: list[Path], split: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The crops, labels (int64) and real flags of ``split`` in ``folders``, one after another."""
+    parts = [np.load(folder / f"{split}.npz") for folder in folders]
+    if len(parts) == 1:  # no copy of the crops (several GB)
+        return parts[0]["crops"], parts[0]["labels"].astype(np.int64), parts[0]["real"]
+    return (
+        np.concatenate([p["crops"] for p in parts]),
+        np.concatenate([p["labels"] for p in parts]).astype(np.int64),
+        np.concatenate([p["real"] for p in parts]),
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, default=ROOT / "build" / "identity")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        nargs="+",
+        default=[ROOT / "build" / "identity"],
+        help="folders of models.identity_data (several: their crops together; the checkpoint"
+        " and the history are written in the first)",
+    )
     parser.add_argument("--minutes", type=float, default=60)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--threads", type=int, default=1)
@@ -241,9 +260,9 @@ def main() -> int:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
-    train, val = np.load(args.data / "train.npz"), np.load(args.data / "val.npz")
-    tx, ty, treal = train["crops"], train["labels"].astype(np.int64), train["real"]
-    vx, vy, vreal = val["crops"], val["labels"].astype(np.int64), val["real"]
+    tx, ty, treal = load(args.data, "train")
+    vx, vy, vreal = load(args.data, "val")
+    folder = args.data[0]
     synth_idx, real_idx = np.flatnonzero(~treal), np.flatnonzero(treal)
     print(f"train: {len(synth_idx)} rendered + {len(real_idx)} real; val: {len(vy)}", flush=True)
     model = network()
@@ -293,12 +312,12 @@ def main() -> int:
         if score > best:
             best = score
             best_state = {k: v.clone() for k, v in model.state_dict().items()}
-            torch.save(best_state, args.data / CHECKPOINT)  # a later run may continue from it
+            torch.save(best_state, folder / CHECKPOINT)  # a later run may continue from it
     assert best_state is not None
     model.load_state_dict(best_state)
     model.eval()
     export(model, args.out)
-    (args.data / "history.json").write_text(json.dumps(history, indent=1))
+    (folder / "history.json").write_text(json.dumps(history, indent=1))
     real_best, synth_best = best if args.select == "real" else (best[1], best[0] - best[1])
     print(f"best real valid {real_best:.4f}, rendered valid {synth_best:.4f} -> {args.out}")
     return 0

@@ -279,9 +279,11 @@ def render(
     chip_piles: int | None = None,
     hands: int | None = None,
     surfaces: Sequence[tuple[int, int, int]] = FELTS,
+    pair_share: float = 0.25,
 ) -> Scene:
     """A random table view; ``card_px`` is the card width in pixels (default: drawn from
-    ``card_px_range``); the table's colour is one of ``surfaces``."""
+    ``card_px_range``); the table's colour is one of ``surfaces``; ``pair_share`` of the cards
+    have a second card lying over them (a hand held or shown)."""
     canvas = felt(width, height, rng, surfaces)
     card_w = card_px if card_px is not None else rng.uniform(*card_px_range)
     scale = card_w / W
@@ -310,7 +312,7 @@ def render(
         else:
             corners = paste(canvas, back, (x, y), angle, scale, owner=mine())
             placed.append((BACK, "card_back", corners))
-        if rng.random() < 0.25 and deck:  # a second card overlapping (a hand)
+        if rng.random() < pair_share and deck:  # a second card overlapping (a hand)
             card = deck.pop()
             dx, dy = card_w * rng.uniform(0.3, 0.5), card_w * rng.uniform(-0.1, 0.1)
             sprite = draw_card(card, style).astype(np.float32) if i < up else back

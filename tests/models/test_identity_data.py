@@ -1,11 +1,12 @@
-"""The classifier's crops from rendered hands on the demo's table (``--videos``) and from views of
-few objects (``--sparse-scenes``)."""
+"""The classifier's crops from rendered hands on the demo's table (``--videos``), from views of
+few objects (``--sparse-scenes``) and from views of cards lying one over another
+(``--pair-scenes``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from models.identity_data import LABELS, sparse, table_videos
+from models.identity_data import LABELS, pairs, sparse, table_videos
 from vision.identity import CROP_PX, MASK_OTHER, MASK_OWN, MASK_SHARED
 
 
@@ -57,3 +58,16 @@ def test_each_crop_carries_its_mask_its_card_in_the_middle_its_neighbours_where_
     cards = labels < len(LABELS) - 1
     overlapped = (masks[cards] == MASK_SHARED).any(axis=(1, 2))
     assert 0 < overlapped.sum() < cards.sum()  # hole cards overlap, board cards not
+
+
+def test_most_pair_view_cards_lie_under_or_over_another_and_the_same_every_run() -> None:
+    crops, labels = pairs(6, seed=0, jobs=1)
+    assert crops.shape == (len(labels), CROP_PX, CROP_PX, 4) and crops.dtype == np.uint8
+    cards = labels < len(LABELS) - 1
+    assert cards.sum() >= 12
+    masks = crops[cards][..., 3]
+    box = np.isin(masks, (MASK_OWN, MASK_SHARED)).sum(axis=(1, 2))
+    shared = (masks == MASK_SHARED).sum(axis=(1, 2)) / box
+    assert (shared > 0.5).mean() >= 0.5  # another card's box over half of the card's own
+    again, again_labels = pairs(6, seed=0, jobs=1)
+    assert np.array_equal(again, crops) and np.array_equal(again_labels, labels)

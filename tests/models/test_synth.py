@@ -51,6 +51,25 @@ def test_a_scene_is_reproducible_and_its_labels_fit_the_frame() -> None:
     assert all(len(line.split()) == 5 for line in lines)
 
 
+def test_pair_share_lays_a_second_card_over_that_share_of_the_cards() -> None:
+    def cards(share: float) -> int:
+        scene = render(
+            random.Random(8),
+            1280,
+            720,
+            card_px=50,
+            cards_up=8,
+            cards_down=0,
+            chip_piles=0,
+            hands=0,
+            pair_share=share,
+        )
+        return sum(label.cls == CARD for label in scene.labels)
+
+    assert cards(0.0) == 8
+    assert 14 <= cards(1.0) <= 16  # each with a second card (one may lie hidden under a pair)
+
+
 def test_hidden_objects_are_not_labelled_and_a_dealer_hand_is() -> None:
     # Forty cards on a small frame: many end up under others and must not be labelled.
     scene = render(

@@ -3,6 +3,8 @@ and the head that reads each place of the feature map apart."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,7 @@ from models.train_identity import (
     CHANNELS,
     FEATURES,
     background_balance,
+    load,
     spread_head,
     with_mask_channel,
 )
@@ -99,3 +102,21 @@ def test_a_classifier_that_read_colours_only_goes_on_reading_them_whatever_the_m
     assert with_mask_channel(wider) is wider
     with pytest.raises(ValueError, match="5 channels"):
         with_mask_channel(np.zeros((24, 5, 3, 3)))
+
+
+def test_several_data_folders_train_together(tmp_path: Path) -> None:
+    for name, count, real in (("a", 3, True), ("b", 2, False)):
+        (tmp_path / name).mkdir()
+        np.savez(
+            tmp_path / name / "train.npz",
+            crops=np.full((count, CROP_PX, CROP_PX, CHANNELS), count, np.uint8),
+            labels=np.arange(count, dtype=np.int16),
+            real=np.full(count, real),
+        )
+    crops, labels, real = load([tmp_path / "a", tmp_path / "b"], "train")
+    assert crops.shape == (5, CROP_PX, CROP_PX, CHANNELS)
+    assert crops[:, 0, 0, 0].tolist() == [3, 3, 3, 2, 2]
+    assert labels.tolist() == [0, 1, 2, 0, 1] and labels.dtype == np.int64
+    assert real.tolist() == [True] * 3 + [False] * 2
+    alone = load([tmp_path / "b"], "train")
+    assert np.array_equal(alone[0], crops[3:]) and alone[1].tolist() == [0, 1]
