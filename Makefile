@@ -67,7 +67,7 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train both models from scratch on the CPU (about 16 hours on 2 cores),
+# Render the data and train both models from scratch on the CPU (about 17.5 hours on 2 cores),
 # export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
 # two trainings from scratch. The detector then trains on from its best epoch three times: on
 # the renders, with light surfaces added, and on tiles of rendered hands on the demo's table
@@ -81,7 +81,8 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 # last run), and once more on crops rendered again with their mask channel (where the card's
 # own box and the other cards' boxes lie in the crop; since 2026-12-03 every step's data has it
 # and every step trains a classifier that reads it: the committed ones before read RGB only),
-# then on from that run's best at half its rate.
+# then on from that run's best at half its rate, and once more at that rate with views of
+# cards at the table's scale lying one over another added (the lower card of a pair).
 HOURS ?= 1.5
 MINUTES ?= 70
 SPARSE = --lr 1e-3 --real-share 0.35 --threads 2 --select sum
@@ -130,6 +131,10 @@ models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 		$(SPARSE) --balance-background --minutes 70
 	$(TRAIN) -m models.train_identity --data build/identity-mask \
 		--init build/identity-mask/identity.pt $(SPARSE) --lr 5e-4 --balance-background --minutes 62
+	$(BIN)/python -m models.identity_data build/identity-pairs --scenes 0 --val-scenes 0 \
+		--pair-scenes 5000 --val-pair-scenes 400 --no-real
+	$(TRAIN) -m models.train_identity --data build/identity-pairs build/identity-mask \
+		--init build/identity-mask/identity.pt $(SPARSE) --lr 5e-4 --balance-background --minutes 90
 
 # The models' accuracy on the real test photos and on rendered 1080p tables (models/README.md).
 eval: $(VENV)/.installed-dev
