@@ -154,7 +154,8 @@ def _pair_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     """Cards at the table's scale, most lying under or over another (a hand held or shown),
     JPEG-compressed half the time: the lower card of a pair shows little more than its corner
     index beside the upper card's, and the classifier must read the index of its own box
-    (measured 2026-12-03: most rendered misses are such cards, their index whole in view)."""
+    (measured 2026-12-03: most rendered misses are such cards, their index whole in view). A
+    sixth of the views are on a light surface."""
     rng = random.Random(seed)
     light = rng.random() < LIGHT_SHARE / 2
     scene = render(
@@ -214,10 +215,10 @@ def _crops(make, seeds: list[int], jobs: int) -> tuple[np.ndarray, np.ndarray]: 
             parts = pool.map(make, seeds, chunksize=max(1, min(16, len(seeds) // (4 * jobs))))
     else:
         parts = [make(s) for s in seeds]
-    pairs = [pair for part in parts for pair in part]
-    if not pairs:
+    made = [pair for part in parts for pair in part]
+    if not made:
         return _empty()
-    return np.stack([c for c, _ in pairs]), np.array([k for _, k in pairs], np.int16)
+    return np.stack([c for c, _ in made]), np.array([k for _, k in made], np.int16)
 
 
 def _empty() -> tuple[np.ndarray, np.ndarray]:
