@@ -127,53 +127,50 @@ def _scene_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     return out
 
 
-def _sparse_crops(seed: int) -> list[tuple[np.ndarray, int]]:
-    """Few objects on a wide table, so that most cards show whole, JPEG-compressed half the
-    time: where the cluttered views teach what a neighbour's index looks like, these teach the
-    suits apart (a club from a spade at 7 pixels a pip)."""
+def _few_card_crops(
+    seed: int,
+    card_px: tuple[float, float],
+    light_share: float,
+    hand_share: float,
+    pair_share: float = 0.25,
+) -> list[tuple[np.ndarray, int]]:
+    """The crops of a 960 x 720 view of 2-6 face-up cards ``card_px`` wide and a few other
+    objects, ``light_share`` of such views on a light surface, JPEG-compressed half the time;
+    a card is kept when its corner index is readable."""
     rng = random.Random(seed)
-    light = rng.random() < LIGHT_SHARE
+    light = rng.random() < light_share
     scene = render(
         rng,
         960,
         720,
-        card_px_range=SPARSE_CARD_PX,
+        card_px_range=card_px,
         surfaces=LIGHT_SURFACES if light else FELTS,
         cards_up=rng.randint(2, 6),
         cards_down=rng.randint(0, 3),
         chip_piles=rng.randint(0, 3),
-        hands=int(rng.random() < 0.2),
+        hands=int(rng.random() < hand_share),
+        pair_share=pair_share,
     )
     image = scene.image
     if rng.random() < 0.5:
         image = _as_jpeg(image, rng.randint(*JPEG_QUALITY))
     return _label_crops(image, scene.labels, rng, NONE_SHARE, INDEX_READABLE)
+
+
+def _sparse_crops(seed: int) -> list[tuple[np.ndarray, int]]:
+    """Few objects on a wide table, so that most cards show whole: where the cluttered views
+    teach what a neighbour's index looks like, these teach the suits apart (a club from a
+    spade at 7 pixels a pip)."""
+    return _few_card_crops(seed, SPARSE_CARD_PX, LIGHT_SHARE, 0.2)
 
 
 def _pair_crops(seed: int) -> list[tuple[np.ndarray, int]]:
-    """Cards at the table's scale, most lying under or over another (a hand held or shown),
-    JPEG-compressed half the time: the lower card of a pair shows little more than its corner
-    index beside the upper card's, and the classifier must read the index of its own box
-    (measured 2026-12-03: most rendered misses are such cards, their index whole in view). A
-    sixth of the views are on a light surface."""
-    rng = random.Random(seed)
-    light = rng.random() < LIGHT_SHARE / 2
-    scene = render(
-        rng,
-        960,
-        720,
-        card_px_range=PAIR_CARD_PX,
-        surfaces=LIGHT_SURFACES if light else FELTS,
-        cards_up=rng.randint(2, 6),
-        cards_down=rng.randint(0, 3),
-        chip_piles=rng.randint(0, 3),
-        hands=int(rng.random() < 0.3),
-        pair_share=PAIR_SHARE,
-    )
-    image = scene.image
-    if rng.random() < 0.5:
-        image = _as_jpeg(image, rng.randint(*JPEG_QUALITY))
-    return _label_crops(image, scene.labels, rng, NONE_SHARE, INDEX_READABLE)
+    """Cards at the table's scale, most lying under or over another (a hand held or shown): the
+    lower card of a pair shows little more than its corner index beside the upper card's, and
+    the classifier must read the index of its own box (measured 2026-12-03: most rendered
+    misses are such cards, their index whole in view). A sixth of the views are on a light
+    surface."""
+    return _few_card_crops(seed, PAIR_CARD_PX, LIGHT_SHARE / 2, 0.3, PAIR_SHARE)
 
 
 VIDEO_FRAMES = 16
