@@ -95,6 +95,7 @@ def run_worker(path: Path, seats: int) -> dict[str, float]:
         "cpu_ms_per_frame": 1000 * cpu / frames,
         "passes": worker.stats.passes,
         "tiles_read": worker.stats.tiles_read,
+        "tiles_kept": worker.stats.tiles_kept,
         "observations": observations,
     }
 
@@ -183,8 +184,8 @@ def main() -> int:
     print(
         f"feltwatch vision worker (1 onnxruntime thread): {ours['fps']:.1f} frames/s, "
         f"{ours['cpu_cores']:.2f} cores, {ours['cpu_ms_per_frame']:.1f} CPU ms/frame; "
-        f"{ours['passes']} passes, {ours['tiles_read']} tiles read, "
-        f"{ours['observations']} observations"
+        f"{ours['passes']} passes, {ours['tiles_read']} tiles read, {ours['tiles_kept']} come "
+        f"to rest unchanged and kept unread, {ours['observations']} observations"
     )
     keeps_up = ours["fps"] >= 30 and ours["cpu_ms_per_frame"] <= 1000 / 30
     print(

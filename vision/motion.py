@@ -73,3 +73,15 @@ def changed(mask: np.ndarray, box: tuple[float, float, float, float], scale: flo
     if x2 <= x1 or y2 <= y1:
         return 0.0
     return float(np.count_nonzero(mask[y1:y2, x1:x2])) / ((x2 - x1) * (y2 - y1))
+
+
+def differs(before: np.ndarray, after: np.ndarray, threshold: int = 25, least_px: int = 16) -> bool:
+    """Whether two shots of the same place (BGR, same size, full resolution) differ: in at
+    least ``least_px`` pixels by more than ``threshold`` levels in a colour channel, after a
+    blur that evens out sensor noise. A card swapped for another where it lay differs in its
+    index and pips (dozens of pixels at 45 pixels a card); a hand that passed and left
+    nothing does not."""
+    diff = cv2.absdiff(cv2.GaussianBlur(before, (5, 5), 0), cv2.GaussianBlur(after, (5, 5), 0))
+    if diff.ndim == 3:
+        diff = diff.max(axis=2)
+    return int(np.count_nonzero(diff > threshold)) >= least_px

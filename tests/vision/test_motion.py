@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
+import cv2
 import numpy as np
 
 from models.synth.cards import STYLES, draw_card
 from models.synth.scene import render
-from vision.motion import MotionGate
+from vision.motion import MotionGate, differs
 
 
 def _frame() -> np.ndarray:
@@ -54,3 +55,22 @@ def test_a_hand_as_bright_as_the_felt_wakes_the_gate() -> None:
     assert len(regions) == 1
     x1, y1, x2, y2 = regions[0]
     assert x1 <= 400 and y1 <= 200 and x2 >= 460 and y2 >= 260
+
+
+def test_a_card_swapped_where_it_lay_differs_and_sensor_noise_does_not() -> None:
+    """What the worker asks before it takes a tile's last reading again (``differs``): the same
+    pixels with a camera's noise are the same; a 45-pixel card swapped for another of the same
+    colour, in the same place, is not (7h for 8h: 144 pixels; Kc for Ks, the closest pair of
+    the renderer's court cards, 37)."""
+    base = _frame()[100:420, 300:620].copy()  # one 320-pixel tile
+    rng = np.random.default_rng(2)
+    noisy = np.clip(base + rng.normal(0, 3, base.shape), 0, 255).astype(np.uint8)
+    assert not differs(base, noisy)
+    shots = {}
+    for name in ("7h", "8h", "Kc", "Ks"):
+        shots[name] = base.copy()
+        card = cv2.resize(draw_card(name, STYLES[0]), (45, 63), interpolation=cv2.INTER_AREA)
+        shots[name][120:183, 140:185] = card
+    assert differs(base, shots["7h"])
+    assert differs(shots["7h"], shots["8h"]) and differs(shots["Kc"], shots["Ks"])
+    assert not differs(shots["Kc"], shots["Kc"].copy())

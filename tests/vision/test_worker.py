@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from functools import cache
 
+import cv2
+import numpy as np
+
 from engine.observations import CardAppeared, CardMoved, CardTurned, ChipsInZone, Observation
+from models.synth.cards import STYLES, draw_card
 from models.synth.video import Chips, Deal, HandVideo, Layout, Move, Pause, Step, Turn
 from vision.recognise import Recogniser
 from vision.worker import VisionWorker
@@ -141,3 +145,47 @@ def test_the_reading_is_spread_over_the_frames() -> None:
     assert sum(1 for n in READ_PER_FRAME if n == 0) > len(READ_PER_FRAME) // 4
     passes = READ_PER_FRAME[::3]
     assert sum(passes) < sum(READ_PER_FRAME) / 2  # most tiles are read between passes
+
+
+def test_a_tile_a_hand_left_as_it_was_is_not_read_again_and_one_it_changed_is() -> None:
+    """A hand (a skin-coloured patch) passes over a stack and leaves it as it was: the tiles
+    it crossed, once still, take their last reading again unread, so the table is seen as
+    before. A card put down there is read and seen."""
+    video = HandVideo(LAYOUT, [Pause(0.2)], seed=11, start={"stack:1": {25: 3}})
+    still = next(iter(video.frames())).image
+    worker = VisionWorker(
+        "overhead", Recogniser(), ZoneMap.from_config(LAYOUT.zone_config()).zone_of
+    )
+    clock = iter(range(0, 10**12, 33_333_333))
+
+    def show(image: np.ndarray, frames: int = 1) -> None:
+        for _ in range(frames):
+            worker.process(image, next(clock))
+
+    show(still, 15)  # the whole table: 32 tiles, 3 a frame
+    before = sorted((s.kind, s.box) for s in worker.sightings)
+    x1, y1, x2, y2 = next(s.box for s in worker.sightings if s.kind == "chip")
+    cx, cy = int((x1 + x2) / 2), int((y1 + y2) / 2)
+    read, kept = worker.stats.tiles_read, worker.stats.tiles_kept
+    for dx in range(-150, 151, 25):  # the hand crosses the stack
+        frame = still.copy()
+        cv2.ellipse(frame, (cx + dx, cy), (45, 60), 0, 0, 360, (120, 150, 210), -1)
+        show(frame)
+    show(still, 2)  # the hand gone: what it crossed is still moving for two frames
+    assert worker.stats.tiles_read > read  # read while the hand moved (to see it)
+    read = worker.stats.tiles_read
+    show(still, 10)
+    assert worker.stats.tiles_kept > kept
+    assert worker.stats.tiles_read == read  # come to rest as they were: none read
+    assert sorted((s.kind, s.box) for s in worker.sightings) == before
+
+    dealt = still.copy()
+    card = cv2.resize(draw_card("Kd", STYLES[0]), (47, 66), interpolation=cv2.INTER_AREA)
+    dealt[cy - 140 : cy - 74, cx - 23 : cx + 24] = card
+    read = worker.stats.tiles_read
+    show(dealt, 12)
+    assert worker.stats.tiles_read > read
+    assert any(
+        s.kind == "card" and s.box[0] < cx < s.box[2] and s.box[1] < cy - 107 < s.box[3]
+        for s in worker.sightings
+    )
