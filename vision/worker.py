@@ -170,7 +170,7 @@ class VisionWorker:
         x1, y1, x2, y2 = self._tiles[index].box
         pixels = image[y1:y2, x1:x2]
         rest = self._rest.get(index)
-        if rest is not None and not differs(rest[0], pixels):
+        if rest is not None and not differs(rest[0], pixels, self.motion.threshold):
             self._cached[index] = rest[1]
             self.stats.tiles_kept += 1
             return 0
