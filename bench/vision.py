@@ -78,16 +78,24 @@ def cpu_s() -> float:
 
 
 def run_worker(path: Path, seats: int) -> dict[str, float]:
+    """The worker on ``path`` as a camera's process runs it (``feltwatch/camera_main.py``): one
+    onnxruntime thread and OpenCV's own thread pool at one thread (until 2026-12-03 the bench
+    left OpenCV's pool at both cores: 1.08-1.09 cores, 1-3 CPU ms a frame more)."""
     layout = Layout(seats=seats)
     zones = ZoneMap.from_config(layout.zone_config())
     worker = VisionWorker("overhead", Recogniser(threads=1), zones.zone_of)
     observations = 0
-    start_wall, start_cpu = time.perf_counter(), cpu_s()
-    frames = 0
-    for frame in video_frames(path):
-        observations += len(worker.process(frame.image, frame.ts_ns))
-        frames += 1
-    wall, cpu = time.perf_counter() - start_wall, cpu_s() - start_cpu
+    pool = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        start_wall, start_cpu = time.perf_counter(), cpu_s()
+        frames = 0
+        for frame in video_frames(path):
+            observations += len(worker.process(frame.image, frame.ts_ns))
+            frames += 1
+        wall, cpu = time.perf_counter() - start_wall, cpu_s() - start_cpu
+    finally:
+        cv2.setNumThreads(pool)
     return {
         "frames": frames,
         "fps": frames / wall,
