@@ -44,6 +44,9 @@ class Label:
     index_shown: float = 1.0
     """A face-up card: the fraction of its better corner index (rank and suit) not covered by
     later objects; under about a half nobody could name it from the view."""
+    corners: tuple[tuple[float, float], ...] = ()
+    """A card (face up or down): its four corners in pixels of the final image, in the order of
+    the drawn card's top left, top right, bottom right and bottom left."""
 
 
 @dataclass(slots=True)
@@ -368,7 +371,8 @@ def render(
         x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
         if x2 - x1 > 4 and y2 - y1 > 4:
             shows = index_shown(ids, index, corners) if cls == CARD else 1.0
-            labels.append(Label(cls, (x1, y1, x2, y2), name, shows))
+            quad = tuple((float(x), float(y)) for x, y in pts) if cls in (CARD, BACK) else ()
+            labels.append(Label(cls, (x1, y1, x2, y2), name, shows, quad))
     return Scene(image, labels)
 
 

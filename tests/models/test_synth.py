@@ -131,3 +131,45 @@ def test_the_cards_of_a_rendered_view_report_their_index_shown() -> None:
     shown = [label.index_shown for label in scene.labels if label.cls == CARD]
     assert all(0.0 <= s <= 1.0 for s in shown)
     assert min(shown) < 0.6 < max(shown)  # forty cards on a small frame: some covered, some not
+
+
+def test_a_cards_corners_turn_its_view_back_upright_not_mirrored() -> None:
+    # The corners (top left, top right, bottom right, bottom left of the drawn card) let a reader
+    # cut a card out of a view and turn it upright; a mirrored or turned order would show its
+    # index and pips mirrored.
+    from models.synth.cards import H, W
+
+    for seed in range(4):
+        scene = render(
+            random.Random(seed),
+            400,
+            400,
+            card_px=120,
+            cards_up=1,
+            cards_down=0,
+            chip_piles=0,
+            hands=0,
+            pair_share=0.0,
+        )
+        (card,) = scene.labels
+        assert len(card.corners) == 4
+        quad = np.float32(card.corners)
+        xs, ys = quad[:, 0].clip(0, 400), quad[:, 1].clip(0, 400)
+        assert np.allclose(card.box, (xs.min(), ys.min(), xs.max(), ys.max()), atol=1.0)
+        upright = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+        grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        turn = cv2.getPerspectiveTransform(quad, upright)
+        seen = cv2.warpPerspective(grey, turn, (W, H))
+        inside = cv2.warpPerspective(np.ones_like(grey), turn, (W, H)) > 0.99  # not cut off
+        drawn = [
+            cv2.cvtColor(draw_card(card.name, style), cv2.COLOR_BGR2GRAY).astype(np.float32)
+            for style in STYLES
+        ]
+        best = max(_likeness(seen, d, inside) for d in drawn)
+        assert best > 0.7, (seed, best)
+        mirrored = max(_likeness(seen, d[:, ::-1], inside) for d in drawn)
+        assert best > mirrored + 0.1, (seed, best, mirrored)
+
+
+def _likeness(seen: np.ndarray, drawn: np.ndarray, inside: np.ndarray) -> float:
+    return float(np.corrcoef(seen[inside], drawn[inside])[0, 1])
