@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from engine.cards import DECK
-from models.synth.cards import PIPS, STYLES, draw_back, draw_card
+from models.synth.cards import PIPS, STYLES, H, W, draw_back, draw_card
 from models.synth.scene import BACK, CARD, CHIP, HAND, index_shown, paste, render, yolo_lines
 
 
@@ -137,8 +137,6 @@ def test_a_cards_corners_turn_its_view_back_upright_not_mirrored() -> None:
     # The corners (top left, top right, bottom right, bottom left of the drawn card) let a reader
     # cut a card out of a view and turn it upright; a mirrored or turned order would show its
     # index and pips mirrored.
-    from models.synth.cards import H, W
-
     for seed in range(4):
         scene = render(
             random.Random(seed),
