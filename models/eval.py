@@ -37,7 +37,7 @@ from engine.cards import DECK
 from models.real import REAL, real_boxes
 from models.synth.scene import BACK, CARD, CHIP, HAND, Label, Scene, render
 from vision.chips import ChipReader, calibrated
-from vision.paths import DETECTOR_MODEL, IDENTITY_MODEL
+from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
 from vision.recognise import Recogniser, Sighting
 
 with warnings.catch_warnings():
@@ -283,9 +283,23 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=4, help="quarter turns read (1, 2, 4)")
     parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="a candidate")
     parser.add_argument("--identity", type=Path, default=IDENTITY_MODEL, help="a candidate")
+    parser.add_argument(
+        "--upright",
+        type=Path,
+        nargs=2,
+        default=(CORNERS_MODEL, UPRIGHT_MODEL),
+        metavar=("CORNERS", "READER"),
+        help="candidates for the corner regressor and the upright reader",
+    )
+    parser.add_argument(
+        "--no-upright", action="store_true", help="name every card by the classifier alone"
+    )
     args = parser.parse_args()
-    options = {} if args.card_conf is None else {"card_conf": args.card_conf}
-    recogniser = Recogniser(args.detector, args.identity, turns=args.turns, **options)  # type: ignore[arg-type]
+    options: dict[str, object] = {"turns": args.turns}
+    if args.card_conf is not None:
+        options["card_conf"] = args.card_conf
+    options["upright"] = None if args.no_upright else tuple(args.upright)
+    recogniser = Recogniser(args.detector, args.identity, **options)  # type: ignore[arg-type]
     split = "valid" if args.valid else "test"
     report = {
         f"real_{split}": real_photos(recogniser, split),

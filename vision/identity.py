@@ -132,19 +132,33 @@ class IdentityClassifier:
         ``boxes``), for the mask channel of a classifier that reads one."""
         if not boxes:
             return []
+        return self.classify(self.crops(image, boxes, context))
+
+    def crops(
+        self, image: np.ndarray, boxes: list[Box], context: list[Box] | None = None
+    ) -> np.ndarray:
+        """The crops [N, side, side, C] this model reads of ``boxes`` in ``image``: BGR and, for
+        a classifier of 4 channels, the ``box_mask`` of each among ``context`` (default
+        ``boxes``)."""
         crops = np.stack([card_crop(image, box, self.crop_px) for box in boxes])
-        if self.masked:
-            seen = boxes if context is None else context
-            masks = [
-                box_mask(image.shape, box, [b for b in seen if b != box], self.crop_px)
-                for box in boxes
-            ]
-            crops = np.concatenate([crops, np.stack(masks)[..., None]], axis=3)
-        return self.classify(crops)
+        if not self.masked:
+            return crops
+        seen = boxes if context is None else context
+        masks = [
+            box_mask(image.shape, box, [b for b in seen if b != box], self.crop_px) for box in boxes
+        ]
+        return np.concatenate([crops, np.stack(masks)[..., None]], axis=3)
 
     def classify(self, crops: np.ndarray) -> list[Identity]:
         """Names for ``crops`` [N, side, side, C] (BGR and, for a classifier of 4 channels, the
         ``box_mask``; uint8; ``self.crop_px``)."""
+        probs = self.probabilities(crops)
+        best = probs.argmax(axis=1)
+        return [Identity(self.names[int(k)], float(probs[i, k])) for i, k in enumerate(best)]
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """[N, labels] probabilities of ``self.names`` for ``crops`` (as ``classify`` reads
+        them): the mean of the readings at ``self.turns`` quarter turns."""
         step = 4 // self.turns
         turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(0, 4, step)])
         blob = np.ascontiguousarray(to_channels(turned).transpose(0, 3, 1, 2), dtype=np.float32)
@@ -152,9 +166,7 @@ class IdentityClassifier:
         logits = logits - logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
         probs /= probs.sum(axis=1, keepdims=True)
-        probs = probs.reshape(self.turns, len(crops), -1).mean(axis=0)
-        best = probs.argmax(axis=1)
-        return [Identity(self.names[int(k)], float(probs[i, k])) for i, k in enumerate(best)]
+        return probs.reshape(self.turns, len(crops), -1).mean(axis=0)
 
 
 def to_channels(crops: np.ndarray) -> np.ndarray:

@@ -7,3 +7,5 @@ from pathlib import Path
 MODELS = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_MODEL = MODELS / "detector.onnx"
 IDENTITY_MODEL = MODELS / "identity.onnx"
+CORNERS_MODEL = MODELS / "corners.onnx"
+UPRIGHT_MODEL = MODELS / "upright.onnx"

@@ -1,6 +1,7 @@
 """Two stages: the detector finds cards, card backs, chips and hands in 320-pixel tiles; the card
-identity classifier names each face-up card from its full-resolution crop, and the chip reader
-names each chip's colour and denomination.
+identity classifier names each face-up card from its full-resolution crop (a card another card
+touches is also read turned upright, ``vision.upright``), and the chip reader names each chip's
+colour and denomination.
 
 ``Recogniser.frame`` reads a camera frame at its own resolution (tiles, optionally only those
 that changed); ``Recogniser.image`` reads a still of any size (a phone photo to a 24-megapixel
@@ -10,6 +11,7 @@ wide.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,9 +21,12 @@ import numpy as np
 
 from vision.chips import DEFAULT_CHIP_SET, ChipColour, ChipReader
 from vision.detector import Detection, Detector
-from vision.identity import NONE, IdentityClassifier
-from vision.paths import DETECTOR_MODEL, IDENTITY_MODEL
+from vision.identity import CROP_PX, NONE, IdentityClassifier
+from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
 from vision.tiles import Tile, tile_grid, touches_edge
+from vision.upright import UprightReader, fused_names
+
+log = logging.getLogger(__name__)
 
 Box = tuple[float, float, float, float]
 
@@ -78,13 +83,37 @@ class Recogniser:
         card_conf: float = 0.3,
         overlap_px: int = 64,
         turns: int = 4,
+        upright: tuple[Path, Path] | None = (CORNERS_MODEL, UPRIGHT_MODEL),
     ) -> None:
+        """``upright``: the corner regressor and the upright reader that read a face-up card
+        another card touches (``vision.upright``), or None for the classifier alone."""
         self.detector = Detector(detector, threads=threads, conf=conf)
         self.identity = IdentityClassifier(identity, threads=threads, turns=turns)
+        self.upright = self._upright(upright, threads)
         self.chips = ChipReader(chip_set)
         self.tile_px = self.detector.size
         self.overlap_px = overlap_px
         self.card_conf = card_conf
+
+    def _upright(self, models: tuple[Path, Path] | None, threads: int) -> UprightReader | None:
+        if models is None:
+            return None
+        missing = [str(path) for path in models if not Path(path).is_file()]
+        if missing:
+            log.warning(
+                "%s: model file missing: cards that touch another are named by the identity "
+                "classifier alone",
+                ", ".join(missing),
+            )
+            return None
+        if not (self.identity.masked and self.identity.crop_px == CROP_PX):
+            log.warning(
+                "the identity classifier reads no mask channel at %d pixels: the upright "
+                "reader is not used with it",
+                CROP_PX,
+            )
+            return None
+        return UprightReader(*models, threads=threads)
 
     # -- detection ---------------------------------------------------------------------------
 
@@ -154,7 +183,7 @@ class Recogniser:
         of where they overlap the card it names."""
         cards = [d for d in detections if d.label == CARD]
         seen = [d.box for d in (detections if context is None else context) if d.label in SHEETS]
-        identities = self.identity(image, [d.box for d in cards], seen)
+        identities = fused_names(self.identity, self.upright, image, [d.box for d in cards], seen)
         named = dict(zip((id(d) for d in cards), identities, strict=True))
         out = []
         for d in detections:

@@ -1,0 +1,311 @@
+"""Train the corner regressor or the upright reader (``vision.upright``) and export it to ONNX
+(the ``train`` extra).
+
+    .venv-train/bin/python -m models.train_upright corners --data build/upright --minutes 30
+    .venv-train/bin/python -m models.train_upright reader --data build/upright --minutes 30
+
+Both learn from rendered views only (``models.upright_data``): the renderer knows each card's
+corners, a photo's label does not. The regressor (about 2.0 M parameters) learns a card's outline
+from the classifier's crop and mask, turned by a random quarter turn; the reader (about 0.89 M
+parameters, a factorised rank / suit head) learns the 52 cards from their upright views, each
+turned by a half turn at random and, with ``--corner-noise``, warped as if its corners were off
+by that many pixels (as the regressor's are: 3 pixels at the median). The weights with the best
+validation score are kept in the data folder (``corners.pt``, ``reader.pt``; ``--init`` goes on
+from them) and exported to ``models/corners.onnx`` or ``models/upright.onnx``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import DECK
+from models.real import ROOT
+from vision.identity import CROP_PX, to_channels
+from vision.upright import POSE, VIEW_H_PX, VIEW_MARGIN_PX, VIEW_W_PX, quad_of_pose
+
+BATCH = 128
+POSE_WEIGHTS = (1.0, 1.0, 1.0, 1.0, 0.3, 0.3)
+"""The loss's weight of each ``POSE`` output: the angle's cosine and sine count less (the sides
+and the centre place the corners; the angle of a small card is poorly defined)."""
+
+
+def _block(cin: int, cout: int, stride: int) -> list:  # type: ignore[type-arg]
+    import torch.nn as nn
+
+    return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True)]
+
+
+def corners_network():  # type: ignore[no-untyped-def]
+    """[N, 4, 112, 112] crops -> [N, 6] ``POSE``."""
+    import torch.nn as nn
+
+    class Corners(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                *_block(4, 24, 2),  # 56
+                *_block(24, 48, 2),  # 28
+                *_block(48, 48, 1),
+                *_block(48, 96, 2),  # 14
+                *_block(96, 96, 1),
+                *_block(96, 128, 2),  # 7
+                *_block(128, 128, 1),
+            )
+            side = CROP_PX // 16
+            self.head = nn.Sequential(
+                nn.Flatten(),
+                nn.Linear(128 * side * side, 256),
+                nn.ReLU(True),
+                nn.Linear(256, len(POSE)),
+            )
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            return self.head(self.body(x))
+
+    return Corners()
+
+
+def reader_network():  # type: ignore[no-untyped-def]
+    """[N, 4, 90, 64] upright views -> [N, 52] log-probabilities of the cards in ``DECK`` order
+    (rank and suit learnt apart: every ace teaches the ace whatever its suit)."""
+    import torch
+    import torch.nn as nn
+
+    class Reader(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                *_block(4, 32, 1),
+                *_block(32, 48, 2),  # 45 x 32
+                *_block(48, 48, 1),
+                *_block(48, 96, 2),  # 23 x 16
+                *_block(96, 96, 1),
+                *_block(96, 160, 2),  # 12 x 8
+                *_block(160, 160, 1),
+                *_block(160, 192, 2),  # 6 x 4
+            )
+            self.drop = nn.Dropout(0.2)
+            self.head = nn.Linear(192 * 6 * 4, 13 + 4)
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            z = self.head(self.drop(self.body(x).flatten(1)))
+            rank = torch.log_softmax(z[:, :13], dim=1)
+            suit = torch.log_softmax(z[:, 13:17], dim=1)
+            # DECK order is suit-major: "2c", "3c", ..., "Ac", "2d", ...
+            return (suit[:, :, None] + rank[:, None, :]).reshape(-1, 52)
+
+    return Reader()
+
+
+def _lighting(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``image`` (float BGR) under another light, focus and sensor noise."""
+    if rng.random() < 0.3:
+        image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.4, 1.2)))
+    gain = rng.uniform(0.6, 1.3) * rng.uniform(0.9, 1.1, 3)
+    mean = image.mean()
+    image = ((image - mean) * rng.uniform(0.7, 1.3) + mean) * gain
+    return image + rng.normal(0, rng.uniform(0, 8), image.shape)
+
+
+def turned_pose(pose: np.ndarray, quarter_turns: int) -> np.ndarray:
+    """``pose`` (``POSE``) of a crop turned by ``np.rot90`` ``quarter_turns`` times
+    (counter-clockwise as seen): a point (x, y) goes to (y, 1 - x) at each turn, the long side
+    turns by a quarter turn, and its angle, doubled, by a half turn."""
+    cx, cy, a, b, cos2, sin2 = (float(v) for v in pose)
+    for _ in range(quarter_turns % 4):
+        cx, cy = cy, 1 - cx
+        cos2, sin2 = -cos2, -sin2
+    return np.array([cx, cy, a, b, cos2, sin2], np.float32)
+
+
+def augment_crops(
+    crops: np.ndarray, poses: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    out = np.empty(crops.shape, np.float32)
+    targets = np.empty(poses.shape, np.float32)
+    for i, (crop, pose) in enumerate(zip(crops, poses, strict=True)):
+        k = int(rng.integers(4))
+        crop = np.rot90(crop, k, axes=(0, 1))
+        targets[i] = turned_pose(pose, k)
+        out[i, ..., :3] = _lighting(crop[..., :3].astype(np.float32), rng)
+        out[i, ..., 3] = crop[..., 3]
+    return np.clip(out, 0, 255), targets
+
+
+def augment_views(
+    views: np.ndarray, rng: np.random.Generator, corner_noise_px: float
+) -> np.ndarray:
+    out = np.empty(views.shape, np.float32)
+    m = VIEW_MARGIN_PX
+    outline = np.float32(
+        [[m, m], [VIEW_W_PX - m, m], [VIEW_W_PX - m, VIEW_H_PX - m], [m, VIEW_H_PX - m]]
+    )
+    size = (VIEW_W_PX, VIEW_H_PX)
+    for i, view in enumerate(views):
+        if rng.random() < 0.5:
+            view = view[::-1, ::-1]
+        if corner_noise_px > 0 and rng.random() < 0.9:
+            moved = outline + rng.normal(0, corner_noise_px, (4, 2)).astype(np.float32)
+            moved += rng.uniform(-1.5, 1.5, 2).astype(np.float32) * corner_noise_px
+            warp = cv2.getPerspectiveTransform(outline, moved)
+            image = np.ascontiguousarray(view[..., :3])
+            mask = np.ascontiguousarray(view[..., 3])
+            view = np.dstack(
+                [
+                    cv2.warpPerspective(image, warp, size, borderMode=cv2.BORDER_REPLICATE),
+                    cv2.warpPerspective(mask, warp, size, flags=cv2.INTER_NEAREST),
+                ]
+            )
+        image = view[..., :3].astype(np.float32)
+        if rng.random() < 0.3:  # seen from further away
+            s = float(rng.uniform(0.5, 0.9))
+            small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+            image = cv2.resize(small, size)
+        out[i, ..., :3] = _lighting(image, rng)
+        out[i, ..., 3] = view[..., 3]
+    return np.clip(out, 0, 255)
+
+
+def _tensor(batch: np.ndarray):  # type: ignore[no-untyped-def]
+    import torch
+
+    x = to_channels(batch).astype(np.float32).transpose(0, 3, 1, 2) / 255.0
+    return torch.from_numpy(np.ascontiguousarray(x))
+
+
+def corner_error_px(predicted: np.ndarray, poses: np.ndarray) -> np.ndarray:
+    """Each card's farthest corner from its true place, in crop pixels (``CROP_PX``), either
+    half turn."""
+    window = (0, 0, CROP_PX)
+    out = []
+    for p, t in zip(predicted, poses, strict=True):
+        q, true = quad_of_pose(p, window), quad_of_pose(t, window)
+        out.append(min(np.abs(q - true).max(), np.abs(q[[2, 3, 0, 1]] - true).max()))
+    return np.array(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("network", choices=("corners", "reader"))
+    parser.add_argument("--data", type=Path, required=True, help="models.upright_data's folder")
+    parser.add_argument("--minutes", type=float, default=30.0, help="0: export --init only")
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--init", type=Path, help="weights (.pt) to go on from")
+    parser.add_argument("--corner-noise", type=float, default=0.0, help="reader: pixels")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--out", type=Path, help="default models/corners.onnx, models/upright.onnx")
+    args = parser.parse_args()
+
+    import torch
+
+    torch.set_num_threads(args.threads)
+    corners = args.network == "corners"
+    kind = "corners" if corners else "views"
+    train, val = (np.load(args.data / f"{kind}-{split}.npz") for split in ("train", "val"))
+    if corners:
+        x, y, x_val, y_val = train["crops"], train["poses"], val["crops"], val["poses"]
+        model = corners_network()
+    else:
+        x, y, x_val, y_val = train["views"], train["labels"], val["views"], val["labels"]
+        model = reader_network()
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
+    checkpoint = args.data / f"{'corners' if corners else 'reader'}.pt"
+    out = args.out or ROOT / "models" / ("corners.onnx" if corners else "upright.onnx")
+    print(f"{len(x)} training, {len(x_val)} validation samples", flush=True)
+
+    def score() -> float:
+        """Validation: the median corner error in pixels, or the share of cards named wrong."""
+        model.eval()
+        with torch.no_grad():
+            p = np.concatenate(
+                [model(_tensor(x_val[i : i + 512])).numpy() for i in range(0, len(x_val), 512)]
+            )
+        model.train()
+        if corners:
+            return float(np.median(corner_error_px(p, y_val)))
+        return float((p.argmax(axis=1) != y_val).mean())
+
+    best = score()
+    print(f"start: {'corners px' if corners else 'wrong'} {best:.4f}", flush=True)
+    torch.save(model.state_dict(), checkpoint)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    weights = torch.tensor(POSE_WEIGHTS)
+    rng = np.random.default_rng(0)
+    started, total_s, step = time.monotonic(), args.minutes * 60, 0
+    while time.monotonic() - started < total_s:
+        order = rng.permutation(len(x))
+        for i in range(0, len(order) - BATCH + 1, BATCH):
+            done = (time.monotonic() - started) / total_s
+            if done >= 1:
+                break
+            for group in opt.param_groups:
+                group["lr"] = args.lr * 0.5 * (1 + math.cos(math.pi * done))
+            idx = np.sort(order[i : i + BATCH])
+            if corners:
+                batch, target = augment_crops(x[idx], y[idx], rng)
+                predicted = model(_tensor(batch))
+                loss = torch.nn.functional.smooth_l1_loss(
+                    predicted, torch.from_numpy(target), reduction="none", beta=0.02
+                )
+                loss = (loss * weights).mean()
+            else:
+                batch = augment_views(x[idx], rng, args.corner_noise)
+                labels = torch.from_numpy(y[idx].astype(np.int64))
+                loss = torch.nn.functional.nll_loss(model(_tensor(batch)), labels)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            step += 1
+            if step % 200 == 0:
+                now = score()
+                elapsed = time.monotonic() - started
+                print(f"{elapsed:.0f} s, step {step}: loss {loss.item():.4f}, val {now:.4f}")
+                if now <= best:
+                    best = now
+                    torch.save(model.state_dict(), checkpoint)
+    if args.minutes > 0 and score() <= best:
+        torch.save(model.state_dict(), checkpoint)
+    model.load_state_dict(torch.load(checkpoint))
+    model.eval()
+    export(model, out, corners)
+    print(f"best val {score():.4f}; wrote {out}")
+    return 0
+
+
+def export(model, out: Path, corners: bool) -> None:  # type: ignore[no-untyped-def]
+    import onnx
+    import torch
+
+    shape = (1, 4, CROP_PX, CROP_PX) if corners else (1, 4, VIEW_H_PX, VIEW_W_PX)
+    name_in, name_out = ("crops", "pose") if corners else ("views", "log_probs")
+    tmp = out.with_suffix(".tmp.onnx")
+    torch.onnx.export(
+        model,
+        torch.zeros(*shape),
+        str(tmp),
+        input_names=[name_in],
+        output_names=[name_out],
+        dynamic_axes={name_in: {0: "n"}, name_out: {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    proto = onnx.load(str(tmp))
+    entry = proto.metadata_props.add()
+    entry.key, entry.value = ("outputs", ",".join(POSE)) if corners else ("names", ",".join(DECK))
+    onnx.save(proto, str(out))
+    os.remove(tmp)
+    shutil.rmtree(tmp.with_suffix(".data"), ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

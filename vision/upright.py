@@ -1,0 +1,215 @@
+"""Reading a face-up card turned upright, for a card that another card lies over.
+
+Where one card lies over another, the crop of the lower card's box (``vision.identity``) holds
+both, turned as they lie, and the classifier reads its corner index from a few pixels in the
+corner of a square. Two more networks read such a card as a dealer would, turned upright:
+
+- the corner regressor (``models/corners.onnx``) reads the classifier's crop and mask of a card
+  and gives the card's outline as a rectangle: its centre, its two sides and the angle of its
+  long side (``quad_of_pose``);
+- the upright reader (``models/upright.onnx``) reads the card cut out along that outline and
+  warped upright to ``VIEW_W_PX`` x ``VIEW_H_PX`` (``upright_view``), with a fourth channel that
+  says where the other cards' outlines lie over it, at both half turns, and names it.
+
+Its reading is fused with the classifier's (``fused_names``, the geometric mean of their
+probabilities) for the face-up cards whose box touches another card's; a card alone keeps the
+classifier's name. Both networks are trained on rendered tables only
+(``models/train_upright.py``; the renderer draws every card's corners).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import DECK
+from vision.detector import cpu_session
+from vision.identity import (
+    MASK_OTHER,
+    MASK_OWN,
+    MASK_SHARED,
+    NONE,
+    Box,
+    Identity,
+    IdentityClassifier,
+    crop_window,
+    to_channels,
+)
+
+VIEW_W_PX, VIEW_H_PX = 64, 90
+"""The upright view of a card (its short side across, as a card is 63 x 88 mm)."""
+VIEW_MARGIN_PX = 4
+"""Pixels of table the view keeps around the card's outline on each side."""
+POSE = ("cx", "cy", "a", "b", "cos2phi", "sin2phi")
+"""The corner regressor's outputs: the outline's centre, short side ``a`` and long side ``b`` as
+fractions of the crop's side, and the angle ``phi`` of the long side (doubled: a card turned by
+a half turn has the same outline)."""
+
+Quad = np.ndarray
+"""[4, 2] float32 image pixels: a card's corners, top left, top right, bottom right, bottom left
+of the card held upright (up to a half turn)."""
+
+
+def quad_of_pose(pose: np.ndarray, window: tuple[int, int, int]) -> Quad:
+    """The corners in image pixels of the rectangle ``pose`` (``POSE``, one row of the corner
+    regressor) read from the crop cut at ``window`` (``crop_window``: left, top, side)."""
+    cx, cy, a, b, cos2, sin2 = (float(v) for v in pose)
+    phi = math.atan2(sin2, cos2) / 2
+    along = np.array([math.cos(phi), math.sin(phi)])  # the long side, top to bottom
+    across = np.array([along[1], -along[0]])  # the short side, left to right
+    top_left = np.array([cx, cy]) - a / 2 * across - b / 2 * along
+    quad = np.array(
+        [top_left, top_left + a * across, top_left + a * across + b * along, top_left + b * along]
+    )
+    left, top, side = window
+    return (quad * side + [left, top]).astype(np.float32)
+
+
+def pose_of_quad(quad: Quad, window: tuple[int, int, int]) -> np.ndarray:
+    """The regressor's target (``POSE``) for a card's true corners ``quad`` in the crop cut at
+    ``window``: the inverse of ``quad_of_pose`` for a rectangle."""
+    left, top, side = window
+    q = (np.asarray(quad, np.float64) - [left, top]) / side
+    along = (q[3] - q[0] + q[2] - q[1]) / 2
+    long_side = float(np.linalg.norm(along))
+    short_side = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    angle = 2 * math.atan2(along[1], along[0])
+    centre = q.mean(axis=0)
+    return np.array(
+        [centre[0], centre[1], short_side, long_side, math.cos(angle), math.sin(angle)],
+        np.float32,
+    )
+
+
+def upright_view(
+    image: np.ndarray, quad: Quad, others: list[Quad], *, turned: bool = False
+) -> np.ndarray:
+    """The card of corners ``quad`` in ``image`` (BGR) warped upright to [``VIEW_H_PX``,
+    ``VIEW_W_PX``, 4] uint8: BGR and a mask of the card's outline (``MASK_OWN``), where one of
+    ``others`` (the other cards' corners) lies over it (``MASK_SHARED``) and where they lie
+    beside it (``MASK_OTHER``). ``turned``: the view turned by a half turn."""
+    src = np.asarray(quad, np.float32)
+    if turned:
+        src = src[[2, 3, 0, 1]]
+    m = VIEW_MARGIN_PX
+    dst = np.float32(
+        [[m, m], [VIEW_W_PX - m, m], [VIEW_W_PX - m, VIEW_H_PX - m], [m, VIEW_H_PX - m]]
+    )
+    warp = cv2.getPerspectiveTransform(src, dst)
+    size = (VIEW_W_PX, VIEW_H_PX)
+    view = cv2.warpPerspective(
+        image, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    mask = np.zeros((VIEW_H_PX, VIEW_W_PX), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(dst).astype(np.int32), MASK_OWN)
+    for other in others:
+        corners = cv2.perspectiveTransform(np.asarray(other, np.float32)[None], warp)[0]
+        if not np.isfinite(corners).all():
+            continue  # a quad behind the warp's horizon: nowhere near the card
+        over = np.zeros_like(mask)
+        cv2.fillConvexPoly(over, np.round(corners).astype(np.int32), 1)
+        mask[(over > 0) & (mask == MASK_OWN)] = MASK_SHARED
+        mask[(over > 0) & (mask == 0)] = MASK_OTHER
+    return np.dstack([view, mask])
+
+
+def touches(a: Box, b: Box) -> bool:
+    """The two boxes share some area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+class UprightReader:
+    """The corner regressor and the upright reader in onnxruntime."""
+
+    def __init__(self, corners: Path, reader: Path, *, threads: int = 1) -> None:
+        self.corners = cpu_session(corners, threads)
+        self.reader = cpu_session(reader, threads)
+        names = self.reader.get_modelmeta().custom_metadata_map.get("names", "").split(",")
+        if names != list(DECK):
+            raise ValueError(f"{reader}: names in its metadata are not the 52 cards in DECK order")
+        self.corners_input = self.corners.get_inputs()[0].name
+        self.reader_input = self.reader.get_inputs()[0].name
+
+    def quads(self, crops: np.ndarray, windows: list[tuple[int, int, int]]) -> list[Quad]:
+        """Each card's corners in image pixels from its classifier crop and mask ``crops`` [N,
+        side, side, 4] (BGR and ``box_mask``) cut at ``windows``."""
+        blob = np.ascontiguousarray(to_channels(crops).transpose(0, 3, 1, 2), dtype=np.float32)
+        (poses,) = self.corners.run(None, {self.corners_input: blob / 255.0})
+        return [quad_of_pose(p, w) for p, w in zip(poses, windows, strict=True)]
+
+    def probabilities(
+        self, image: np.ndarray, quads: list[Quad], others: list[list[Quad]]
+    ) -> np.ndarray:
+        """[N, 52] probabilities of each card in ``DECK`` order for the cards of corners
+        ``quads`` in ``image``, each with the corners of the cards around it (``others``): the
+        mean of its readings at both half turns."""
+        views = [
+            upright_view(image, quad, near, turned=turned)
+            for turned in (False, True)
+            for quad, near in zip(quads, others, strict=True)
+        ]
+        blob = np.ascontiguousarray(
+            to_channels(np.stack(views)).transpose(0, 3, 1, 2), dtype=np.float32
+        )
+        (log_probs,) = self.reader.run(None, {self.reader_input: blob / 255.0})
+        return np.exp(log_probs).reshape(2, len(quads), -1).mean(axis=0)
+
+
+def fused_names(
+    classifier: IdentityClassifier,
+    upright: UprightReader | None,
+    image: np.ndarray,
+    boxes: list[Box],
+    context: list[Box] | None = None,
+) -> list[Identity]:
+    """The name of the card in each box of ``image`` (BGR, original resolution), as
+    ``classifier`` gives it; for a face whose box touches another card's box of ``context``
+    (every card seen, face up or down; default ``boxes``), fused with ``upright``'s reading of
+    it turned upright: the geometric mean of the two networks' probabilities of the 52 cards. A
+    face the classifier calls ``none`` stays ``none``."""
+    if not boxes:
+        return []
+    seen = boxes if context is None else context
+    crops = classifier.crops(image, boxes, seen)
+    probs = classifier.probabilities(crops)
+    names = [classifier.names[int(k)] for k in probs.argmax(axis=1)]
+    out = [Identity(name, float(p.max())) for name, p in zip(names, probs, strict=True)]
+    if upright is None:
+        return out
+    covered = [
+        i
+        for i, box in enumerate(boxes)
+        if names[i] != NONE and any(o != box and touches(box, o) for o in seen)
+    ]
+    if not covered:
+        return out
+    # Every card that touches one to read: its outline tells where it lies over that card.
+    near = list(
+        dict.fromkeys(o for i in covered for o in [boxes[i], *seen] if touches(boxes[i], o))
+    )
+    quads = dict(
+        zip(
+            near,
+            upright.quads(
+                classifier.crops(image, near, seen),
+                [crop_window(image.shape, b) for b in near],
+            ),
+            strict=True,
+        )
+    )
+    read = upright.probabilities(
+        image,
+        [quads[boxes[i]] for i in covered],
+        [[quads[o] for o in near if o != boxes[i] and touches(boxes[i], o)] for i in covered],
+    )
+    cards = [classifier.names.index(card) for card in DECK]
+    for i, upright_probs in zip(covered, read, strict=True):
+        own = probs[i, cards] / probs[i, cards].sum()
+        fused = np.sqrt(own * upright_probs)
+        fused /= fused.sum()
+        k = int(fused.argmax())
+        out[i] = Identity(DECK[k], float(fused[k]))
+    return out
