@@ -4,7 +4,8 @@
 1. Renders (once, cached under build/bench/) a whole 6-seat hand at 1920 x 1080 and 30 fps:
    deal, fold, bets, burn and board cards, the push (``models.synth.video``), as MJPG.
 2. The worker (``vision.worker``: decode, motion gate, detector on the tiles that changed,
-   identity, tracker, zones, observer) reads every frame, onnxruntime with one thread.
+   identity, tracker, zones, observer) reads every frame, onnxruntime with one thread; then
+   again without the upright reading of the cards another touches, to show what it costs.
 3. The peer: ultralytics ``YOLO(models/detector.pt).predict`` on the decoded frames of the same
    video, with both cores (ultralytics uses one thread here unless told; we set
    ``NUM_THREADS`` and torch's threads to 2), three ways: every frame whole at the detector's
@@ -77,13 +78,16 @@ def cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_worker(path: Path, seats: int) -> dict[str, float]:
+def run_worker(path: Path, seats: int, *, upright: bool = True) -> dict[str, float]:
     """The worker on ``path`` as a camera's process runs it (``feltwatch/camera_main.py``): one
     onnxruntime thread and OpenCV's own thread pool at one thread (until 2026-12-03 the bench
-    left OpenCV's pool at both cores: 1.08-1.09 cores, 1-3 CPU ms a frame more)."""
+    left OpenCV's pool at both cores: 1.08-1.09 cores, 1-3 CPU ms a frame more). ``upright``:
+    with the upright reading of the cards another touches (as the appliance runs; without it,
+    the classifier alone, to measure what it costs)."""
     layout = Layout(seats=seats)
     zones = ZoneMap.from_config(layout.zone_config())
-    worker = VisionWorker("overhead", Recogniser(threads=1), zones.zone_of)
+    recogniser = Recogniser(threads=1) if upright else Recogniser(threads=1, upright=None)
+    worker = VisionWorker("overhead", recogniser, zones.zone_of)
     observations = 0
     pool = cv2.getNumThreads()
     cv2.setNumThreads(1)
@@ -194,6 +198,12 @@ def main() -> int:
         f"{ours['cpu_cores']:.2f} cores, {ours['cpu_ms_per_frame']:.1f} CPU ms/frame; "
         f"{ours['passes']} passes, {ours['tiles_read']} tiles read, {ours['tiles_kept']} come "
         f"to rest unchanged and kept unread, {ours['observations']} observations"
+    )
+    alone = run_worker(path, args.seats, upright=False)
+    print(
+        f"  the same without the upright reading (the classifier alone): {alone['fps']:.1f} "
+        f"frames/s, {alone['cpu_ms_per_frame']:.1f} CPU ms/frame: the upright reading costs "
+        f"{ours['cpu_ms_per_frame'] - alone['cpu_ms_per_frame']:.1f} CPU ms a frame"
     )
     keeps_up = ours["fps"] >= 30 and ours["cpu_ms_per_frame"] <= 1000 / 30
     print(
