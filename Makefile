@@ -67,7 +67,7 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train the models from scratch on the CPU (about 20.5 hours on 2 cores),
+# Render the data and train the models from scratch on the CPU (about 21 hours on 2 cores),
 # export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
 # two trainings from scratch. The detector then trains on from its best epoch three times: on
 # the renders, with light surfaces added, and on tiles of rendered hands on the demo's table
@@ -84,8 +84,9 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 # then on from that run's best at half its rate, and once more at that rate with views of
 # cards at the table's scale lying one over another added (the lower card of a pair).
 # Last, the corner regressor and the upright reader that read a face-up card another touches
-# (vision/upright.py; rendered views only, about 2.9 hours more): each from scratch, then on
-# at half the rate, the reader with its views warped as if its corners were 2 pixels off.
+# (vision/upright.py; rendered views only, about 3.1 hours more): each from scratch, then on
+# at half the rate (the regressor once more at a quarter), the reader with its views warped as
+# if its corners were 2 pixels off.
 HOURS ?= 1.5
 MINUTES ?= 70
 SPARSE = --lr 1e-3 --real-share 0.35 --threads 2 --select sum
@@ -142,6 +143,8 @@ models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 	$(TRAIN) -m models.train_upright corners --data build/upright --minutes 30
 	$(TRAIN) -m models.train_upright corners --data build/upright \
 		--init build/upright/corners.pt --lr 1e-3 --minutes 38
+	$(TRAIN) -m models.train_upright corners --data build/upright \
+		--init build/upright/corners.pt --lr 5e-4 --minutes 40
 	$(TRAIN) -m models.train_upright reader --data build/upright --minutes 30
 	$(TRAIN) -m models.train_upright reader --data build/upright \
 		--init build/upright/reader.pt --lr 1e-3 --corner-noise 2 --minutes 48
