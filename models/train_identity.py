@@ -360,23 +360,35 @@ def from_onnx(model, path: Path, sample) -> None:  # type: ignore[no-untyped-def
 
 
 def export(model, out: Path) -> None:  # type: ignore[no-untyped-def]
+    export_onnx(model, out, (1, CHANNELS, CROP_PX, CROP_PX), ("crops", "logits"), ("names", LABELS))
+
+
+def export_onnx(  # type: ignore[no-untyped-def]
+    model,
+    out: Path,
+    shape: tuple[int, ...],
+    names: tuple[str, str],
+    metadata: tuple[str, list[str] | tuple[str, ...]],
+) -> None:
+    """``model`` to ONNX at ``out``: one input and one output (``names``) of any batch size,
+    and one metadata entry (its key, and the values joined by commas)."""
     import onnx
     import torch
 
     tmp = out.with_suffix(".tmp.onnx")
     torch.onnx.export(
         model,
-        torch.zeros(1, CHANNELS, CROP_PX, CROP_PX),
+        torch.zeros(*shape),
         str(tmp),
-        input_names=["crops"],
-        output_names=["logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        input_names=[names[0]],
+        output_names=[names[1]],
+        dynamic_axes={names[0]: {0: "n"}, names[1]: {0: "n"}},
         opset_version=17,
         dynamo=False,
     )
     proto = onnx.load(str(tmp))
     entry = proto.metadata_props.add()
-    entry.key, entry.value = "names", ",".join(LABELS)
+    entry.key, entry.value = metadata[0], ",".join(metadata[1])
     onnx.save(proto, str(out))
     os.remove(tmp)
     shutil.rmtree(tmp.with_suffix(".data"), ignore_errors=True)

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -29,7 +27,8 @@ import numpy as np
 
 from engine.cards import DECK
 from models.real import ROOT
-from vision.identity import CROP_PX, to_channels
+from models.train_identity import export_onnx, to_tensor
+from vision.identity import CROP_PX
 from vision.upright import POSE, VIEW_H_PX, VIEW_MARGIN_PX, VIEW_W_PX, quad_of_pose
 
 BATCH = 128
@@ -175,13 +174,6 @@ def augment_views(
     return np.clip(out, 0, 255)
 
 
-def _tensor(batch: np.ndarray):  # type: ignore[no-untyped-def]
-    import torch
-
-    x = to_channels(batch).astype(np.float32).transpose(0, 3, 1, 2) / 255.0
-    return torch.from_numpy(np.ascontiguousarray(x))
-
-
 def corner_error_px(predicted: np.ndarray, poses: np.ndarray) -> np.ndarray:
     """Each card's farthest corner from its true place, in crop pixels (``CROP_PX``), either
     half turn."""
@@ -228,7 +220,7 @@ def main() -> int:
         model.eval()
         with torch.no_grad():
             p = np.concatenate(
-                [model(_tensor(x_val[i : i + 512])).numpy() for i in range(0, len(x_val), 512)]
+                [model(to_tensor(x_val[i : i + 512])).numpy() for i in range(0, len(x_val), 512)]
             )
         model.train()
         if corners:
@@ -253,7 +245,7 @@ def main() -> int:
             idx = np.sort(order[i : i + BATCH])
             if corners:
                 batch, target = augment_crops(x[idx], y[idx], rng)
-                predicted = model(_tensor(batch))
+                predicted = model(to_tensor(batch))
                 loss = torch.nn.functional.smooth_l1_loss(
                     predicted, torch.from_numpy(target), reduction="none", beta=0.02
                 )
@@ -261,7 +253,7 @@ def main() -> int:
             else:
                 batch = augment_views(x[idx], rng, args.corner_noise)
                 labels = torch.from_numpy(y[idx].astype(np.int64))
-                loss = torch.nn.functional.nll_loss(model(_tensor(batch)), labels)
+                loss = torch.nn.functional.nll_loss(model(to_tensor(batch)), labels)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -283,28 +275,11 @@ def main() -> int:
 
 
 def export(model, out: Path, corners: bool) -> None:  # type: ignore[no-untyped-def]
-    import onnx
-    import torch
-
-    shape = (1, 4, CROP_PX, CROP_PX) if corners else (1, 4, VIEW_H_PX, VIEW_W_PX)
-    name_in, name_out = ("crops", "pose") if corners else ("views", "log_probs")
-    tmp = out.with_suffix(".tmp.onnx")
-    torch.onnx.export(
-        model,
-        torch.zeros(*shape),
-        str(tmp),
-        input_names=[name_in],
-        output_names=[name_out],
-        dynamic_axes={name_in: {0: "n"}, name_out: {0: "n"}},
-        opset_version=17,
-        dynamo=False,
-    )
-    proto = onnx.load(str(tmp))
-    entry = proto.metadata_props.add()
-    entry.key, entry.value = ("outputs", ",".join(POSE)) if corners else ("names", ",".join(DECK))
-    onnx.save(proto, str(out))
-    os.remove(tmp)
-    shutil.rmtree(tmp.with_suffix(".data"), ignore_errors=True)
+    if corners:
+        export_onnx(model, out, (1, 4, CROP_PX, CROP_PX), ("crops", "pose"), ("outputs", POSE))
+    else:
+        shape = (1, 4, VIEW_H_PX, VIEW_W_PX)
+        export_onnx(model, out, shape, ("views", "log_probs"), ("names", DECK))
 
 
 if __name__ == "__main__":

@@ -190,15 +190,14 @@ def fused_names(
     near = list(
         dict.fromkeys(o for i in covered for o in [boxes[i], *seen] if touches(boxes[i], o))
     )
+    # The boxes to name were cropped above; only their neighbours are cropped here.
+    cropped = dict(zip(boxes, crops, strict=True))
+    others = [b for b in near if b not in cropped]
+    if others:
+        cropped.update(zip(others, classifier.crops(image, others, seen), strict=True))
+    windows = [crop_window(image.shape, b) for b in near]
     quads = dict(
-        zip(
-            near,
-            upright.quads(
-                classifier.crops(image, near, seen),
-                [crop_window(image.shape, b) for b in near],
-            ),
-            strict=True,
-        )
+        zip(near, upright.quads(np.stack([cropped[b] for b in near]), windows), strict=True)
     )
     read = upright.probabilities(
         image,
