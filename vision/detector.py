@@ -26,6 +26,9 @@ class Detection:
     conf: float
     box: tuple[float, float, float, float]
     """x1, y1, x2, y2 in the pixels of the image given."""
+    cut: bool = False
+    """The box reaches an inner edge of the tile it was read in: part of an object that the
+    next tile holds whole (``vision.recognise.Recogniser.detect_tiles``)."""
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
@@ -52,8 +55,30 @@ def cpu_session(model: Path, threads: int) -> ort.InferenceSession:
     return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
 
+SAME_IOU = 0.5
+"""Two boxes of a class overlapping more than this are one object seen twice (a face-up card:
+``FACE_IOU``)."""
+FACE_IOU = 0.7
+"""Two face-up cards' boxes overlapping more than this are one card seen twice (ultralytics' own
+default for every class). The two cards of a hand held or shown lie a third to half a card
+apart, their boxes overlapping 0.5 to 0.7, and their names tell them apart: at 0.5 (until
+2026-12-04) the lower card's box was suppressed and its name lost. Backs keep ``SAME_IOU``:
+the burn and muck piles' backs lie closer, and the observer counts a pile's cards as they come
+(at 0.7 the demo saw a second burn card where one lay)."""
+FACE = "card"
+"""The detector's label of a face-up card."""
+
+
 class Detector:
-    def __init__(self, model: Path, *, threads: int = 1, conf: float = 0.25, iou: float = 0.5):
+    def __init__(
+        self,
+        model: Path,
+        *,
+        threads: int = 1,
+        conf: float = 0.25,
+        iou: float = SAME_IOU,
+        face_iou: float = FACE_IOU,
+    ):
         self.session = cpu_session(model, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
         names = ast.literal_eval(meta["names"]) if "names" in meta else {}
@@ -62,7 +87,8 @@ class Detector:
         self.size = int(shape[2]) if isinstance(shape[2], int) else 640
         self.input = self.session.get_inputs()[0].name
         self.conf = conf
-        self.iou = iou
+        self.iou = {label: face_iou if label == FACE else iou for label in self.names.values()}
+        """Label -> the overlap of two of its boxes that makes them one."""
 
     def __call__(self, image: np.ndarray) -> list[Detection]:
         """Detections in ``image`` (BGR, any size)."""
@@ -77,12 +103,13 @@ def decode(
     raw: np.ndarray,
     names: dict[int, str],
     conf: float,
-    iou: float,
+    iou: float | dict[str, float],
     scale: float,
     padding: tuple[int, int],
 ) -> list[Detection]:
     """Boxes above ``conf`` from a YOLO output [4 + classes, anchors], mapped back through the
-    letterbox, after per-class non-maximum suppression at ``iou``; best first."""
+    letterbox, after per-class non-maximum suppression at ``iou`` (or a label's own, a label
+    missing there at ``SAME_IOU``); best first."""
     scores = raw[4:]
     classes = scores.argmax(axis=0)
     confs = scores[classes, np.arange(scores.shape[1])]
@@ -95,10 +122,19 @@ def decode(
     x1 = (cx - bw / 2 - left) / scale
     y1 = (cy - bh / 2 - top) / scale
     boxes = np.stack([x1, y1, bw / scale, bh / scale], axis=1).tolist()
-    chosen = cv2.dnn.NMSBoxesBatched(boxes, confs.tolist(), classes.tolist(), conf, iou)
+    labels = [names.get(int(c), str(int(c))) for c in classes]
+    overlap = [iou if isinstance(iou, float) else iou.get(label, SAME_IOU) for label in labels]
     out = []
-    for i in np.array(chosen, dtype=int).reshape(-1):
-        x, y, w, h = boxes[i]
-        label = names.get(int(classes[i]), str(int(classes[i])))
-        out.append(Detection(label, float(confs[i]), (x, y, x + w, y + h)))
+    for limit in set(overlap):
+        group = [i for i, o in enumerate(overlap) if o == limit]
+        chosen = cv2.dnn.NMSBoxesBatched(
+            [boxes[i] for i in group],
+            [float(confs[i]) for i in group],
+            [int(classes[i]) for i in group],
+            conf,
+            limit,
+        )
+        for k in np.array(chosen, dtype=int).reshape(-1):
+            x, y, w, h = boxes[group[k]]
+            out.append(Detection(labels[group[k]], float(confs[group[k]]), (x, y, x + w, y + h)))
     return sorted(out, key=lambda d: -d.conf)

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.chips import DEFAULT_CHIP_SET, ChipColour, ChipReader
-from vision.detector import Detection, Detector
+from vision.detector import FACE_IOU, SAME_IOU, Detection, Detector
 from vision.identity import CROP_PX, NONE, IdentityClassifier
 from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
 from vision.tiles import Tile, tile_grid, touches_edge
@@ -136,7 +136,8 @@ class Recogniser:
                 cut = touches_edge(box, tile, w, h)
                 if cut and drop_cut:
                     continue
-                out.append(_clipped(Detection(d.label, d.conf / 2 if cut else d.conf, box), w, h))
+                found = Detection(d.label, d.conf / 2 if cut else d.conf, box, cut=cut)
+                out.append(_clipped(found, w, h))
         return out
 
     def detect_image(self, image: np.ndarray, finest_px: int = 2048) -> list[Detection]:
@@ -217,7 +218,7 @@ def _clipped(d: Detection, width: int, height: int) -> Detection:
     """``d`` with its box inside the image (the network may reach a little past an edge)."""
     x1, y1, x2, y2 = d.box
     box = (max(0.0, x1), max(0.0, y1), min(float(width), x2), min(float(height), y2))
-    return d if box == d.box else Detection(d.label, d.conf, box)
+    return d if box == d.box else Detection(d.label, d.conf, box, cut=d.cut)
 
 
 def _crop(image: np.ndarray, box: Box) -> np.ndarray:
@@ -235,18 +236,32 @@ CHIP_COVERED = 0.5
 """A chip box whose area is this much covered by better chip boxes is the gap between them."""
 
 
-def merge(detections: list[Detection], iou: float = 0.5, contain: float = 0.8) -> list[Detection]:
-    """One box per object from overlapping tiles and scales: per-class suppression at ``iou``
-    (``CHIP_IOU`` for chips), then a box mostly inside a better box of its class (a part of a
-    card seen at a finer scale), or a chip box mostly covered by better ones, is dropped."""
+INSIDE = 0.8
+"""A box that lies this much inside a better box of its class is part of that object: cut by a
+tile's edge (the next tile holds it whole), or seen at a finer scale."""
+FACE_INSIDE = 0.95
+"""A face-up card's box no tile's edge cuts is dropped only when it lies this much inside a
+better one: the lower card of a hand lies 0.7 to 0.85 inside the upper card's box (until
+2026-12-04 it was dropped at ``INSIDE``, and its name lost)."""
+
+
+def merge(detections: list[Detection]) -> list[Detection]:
+    """One box per object from overlapping tiles and scales: per-class suppression
+    (``FACE_IOU`` for face-up cards, ``CHIP_IOU`` for chips, ``SAME_IOU`` for the others), then
+    a box inside a better box of its class (``INSIDE``; ``FACE_INSIDE`` for a face no tile's
+    edge cuts), or a chip box mostly covered by better ones, is dropped."""
+    faces = [d for d in detections if d.label == CARD]
+    chips = [d for d in detections if d.label == CHIP]
+    others = [d for d in detections if d.label not in (CARD, CHIP)]
+    kept = _suppressed(faces, FACE_IOU, FACE_INSIDE) + _suppressed(others, SAME_IOU, INSIDE)
+    return sorted(kept, key=lambda d: -d.conf) + _suppressed(chips, CHIP_IOU, INSIDE)
+
+
+def _suppressed(detections: list[Detection], iou: float, whole_inside: float) -> list[Detection]:
+    """``merge`` of detections of one class or more that share ``iou`` and ``whole_inside``:
+    the inside rule for a box no tile's edge cuts (``INSIDE`` for a cut one)."""
     if not detections:
         return []
-    chips = [d for d in detections if d.label == "chip"]
-    if chips and len(chips) < len(detections):
-        others = [d for d in detections if d.label != "chip"]
-        return merge(others, iou, contain) + merge(chips, iou, contain)
-    if chips:
-        iou = min(iou, CHIP_IOU)
     boxes = [[d.box[0], d.box[1], d.box[2] - d.box[0], d.box[3] - d.box[1]] for d in detections]
     scores = [d.conf for d in detections]
     labels = sorted({d.label for d in detections})
@@ -259,7 +274,7 @@ def merge(detections: list[Detection], iou: float = 0.5, contain: float = 0.8) -
     for i, d in enumerate(kept):
         if out:
             share = inside[i, out]
-            if (share[label[out] == d.label] >= contain).any():
+            if (share[label[out] == d.label] >= (INSIDE if d.cut else whole_inside)).any():
                 continue
             if d.label == "chip" and share.sum() >= CHIP_COVERED:
                 continue  # the gap between chips, covered by the chips around it
