@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.chips import DEFAULT_CHIP_SET, ChipColour, ChipReader
-from vision.detector import FACE_IOU, SAME_IOU, Detection, Detector
+from vision.detector import FACE, FACE_IOU, SAME_IOU, Detection, Detector
 from vision.identity import CROP_PX, NONE, IdentityClassifier
 from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
 from vision.tiles import Tile, tile_grid, touches_edge
@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 Box = tuple[float, float, float, float]
 
-CARD, BACK, CHIP, HAND = "card", "card_back", "chip", "hand"
+CARD, BACK, CHIP, HAND = FACE, "card_back", "chip", "hand"
 SHEETS = (CARD, BACK)
 """The detector's labels of a card, face up or down."""
 LARGEST = 0.4
