@@ -5,7 +5,7 @@
    deal, fold, bets, burn and board cards, the push (``models.synth.video``), as MJPG.
 2. The worker (``vision.worker``: decode, motion gate, detector on the tiles that changed,
    identity, tracker, zones, observer) reads every frame, onnxruntime with one thread; then
-   again without the upright reading of the cards another touches, to show what it costs.
+   again without the upright reading of the face-up cards, to show what it costs.
 3. The peer: ultralytics ``YOLO(models/detector.pt).predict`` on the decoded frames of the same
    video, with both cores (ultralytics uses one thread here unless told; we set
    ``NUM_THREADS`` and torch's threads to 2), three ways: every frame whole at the detector's
@@ -82,7 +82,7 @@ def run_worker(path: Path, seats: int, *, upright: bool = True) -> dict[str, flo
     """The worker on ``path`` as a camera's process runs it (``feltwatch/camera_main.py``): one
     onnxruntime thread and OpenCV's own thread pool at one thread (until 2026-12-03 the bench
     left OpenCV's pool at both cores: 1.08-1.09 cores, 1-3 CPU ms a frame more). ``upright``:
-    with the upright reading of the cards another touches (as the appliance runs; without it,
+    with the upright reading of the face-up cards (as the appliance runs; without it,
     the classifier alone, to measure what it costs)."""
     layout = Layout(seats=seats)
     zones = ZoneMap.from_config(layout.zone_config())

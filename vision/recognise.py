@@ -1,6 +1,6 @@
 """Two stages: the detector finds cards, card backs, chips and hands in 320-pixel tiles; the card
-identity classifier names each face-up card from its full-resolution crop (a card another card
-touches is also read turned upright, ``vision.upright``), and the chip reader names each chip's
+identity classifier names each face-up card from its full-resolution crop, fused with its reading
+turned upright (``vision.upright``), and the chip reader names each chip's
 colour and denomination.
 
 ``Recogniser.frame`` reads a camera frame at its own resolution (tiles, optionally only those
@@ -85,8 +85,8 @@ class Recogniser:
         turns: int = 4,
         upright: tuple[Path, Path] | None = (CORNERS_MODEL, UPRIGHT_MODEL),
     ) -> None:
-        """``upright``: the corner regressor and the upright reader that read a face-up card
-        another card touches (``vision.upright``), or None for the classifier alone."""
+        """``upright``: the corner regressor and the upright reader that read each face-up card
+        turned upright (``vision.upright``), or None for the classifier alone."""
         self.detector = Detector(detector, threads=threads, conf=conf)
         self.identity = IdentityClassifier(identity, threads=threads, turns=turns)
         self.upright = self._upright(upright, threads)
@@ -101,8 +101,7 @@ class Recogniser:
         missing = [str(path) for path in models if not Path(path).is_file()]
         if missing:
             log.warning(
-                "%s: model file missing: cards that touch another are named by the identity "
-                "classifier alone",
+                "%s: model file missing: cards are named by the identity classifier alone",
                 ", ".join(missing),
             )
             return None

@@ -1,4 +1,4 @@
-"""Reading a face-up card turned upright, for a card that another card lies over.
+"""Reading a face-up card turned upright, as a dealer would.
 
 Where one card lies over another, the crop of the lower card's box (``vision.identity``) holds
 both, turned as they lie, and the classifier reads its corner index from a few pixels in the
@@ -12,8 +12,9 @@ corner of a square. Two more networks read such a card as a dealer would, turned
   says where the other cards' outlines lie over it, at both half turns, and names it.
 
 Its reading is fused with the classifier's (``fused_names``, the geometric mean of their
-probabilities) for the face-up cards whose box touches another card's; a card alone keeps the
-classifier's name. Both networks are trained on rendered tables only
+probabilities) for every face-up card: for a card alone too, the two readings are wrong on
+different cards (until 2026-12-04's fourth session, only a card whose box touches another's was
+read upright). Both networks are trained on rendered tables only
 (``models/train_upright.py``; the renderer draws every card's corners).
 """
 
@@ -165,11 +166,12 @@ def fused_names(
     boxes: list[Box],
     context: list[Box] | None = None,
 ) -> list[Identity]:
-    """The name of the card in each box of ``image`` (BGR, original resolution), as
-    ``classifier`` gives it; for a face whose box touches another card's box of ``context``
-    (every card seen, face up or down; default ``boxes``), fused with ``upright``'s reading of
-    it turned upright: the geometric mean of the two networks' probabilities of the 52 cards. A
-    face the classifier calls ``none`` stays ``none``."""
+    """The name of the card in each box of ``image`` (BGR, original resolution): ``classifier``'s
+    reading fused with ``upright``'s reading of the card turned upright (the geometric mean of
+    the two networks' probabilities of the 52 cards), where the outlines of the cards of
+    ``context`` that touch it (every card seen, face up or down; default ``boxes``) say what lies
+    over it. A face the classifier calls ``none`` stays ``none``; without ``upright``, the
+    classifier's reading."""
     if not boxes:
         return []
     seen = boxes if context is None else context
@@ -177,35 +179,26 @@ def fused_names(
     probs = classifier.probabilities(crops)
     names = [classifier.names[int(k)] for k in probs.argmax(axis=1)]
     out = [Identity(name, float(p.max())) for name, p in zip(names, probs, strict=True)]
-    if upright is None:
+    faces = [i for i, name in enumerate(names) if name != NONE]
+    if upright is None or not faces:
         return out
-    covered = [
-        i
-        for i, box in enumerate(boxes)
-        if names[i] != NONE and any(o != box and touches(box, o) for o in seen)
-    ]
-    if not covered:
-        return out
-    # Every card that touches one to read: its outline tells where it lies over that card.
-    near = list(
-        dict.fromkeys(o for i in covered for o in [boxes[i], *seen] if touches(boxes[i], o))
-    )
+    near = {i: [o for o in seen if o != boxes[i] and touches(boxes[i], o)] for i in faces}
+    # Every card to read and every card that touches one: its outline tells where it lies.
+    outlined = list(dict.fromkeys(b for i in faces for b in [boxes[i], *near[i]]))
     # The boxes to name were cropped above; only their neighbours are cropped here.
     cropped = dict(zip(boxes, crops, strict=True))
-    others = [b for b in near if b not in cropped]
+    others = [b for b in outlined if b not in cropped]
     if others:
         cropped.update(zip(others, classifier.crops(image, others, seen), strict=True))
-    windows = [crop_window(image.shape, b) for b in near]
+    windows = [crop_window(image.shape, b) for b in outlined]
     quads = dict(
-        zip(near, upright.quads(np.stack([cropped[b] for b in near]), windows), strict=True)
+        zip(outlined, upright.quads(np.stack([cropped[b] for b in outlined]), windows), strict=True)
     )
     read = upright.probabilities(
-        image,
-        [quads[boxes[i]] for i in covered],
-        [[quads[o] for o in near if o != boxes[i] and touches(boxes[i], o)] for i in covered],
+        image, [quads[boxes[i]] for i in faces], [[quads[o] for o in near[i]] for i in faces]
     )
     cards = [classifier.names.index(card) for card in DECK]
-    for i, upright_probs in zip(covered, read, strict=True):
+    for i, upright_probs in zip(faces, read, strict=True):
         own = probs[i, cards] / probs[i, cards].sum()
         fused = np.sqrt(own * upright_probs)
         fused /= fused.sum()
