@@ -1,12 +1,15 @@
 """Write a YOLO dataset of rendered table views.
 
 .venv/bin/python -m models.synth.make_dataset OUT --train 4000 --val 300 [--seed 0] [--surfaces any]
+    [--card-px 16 110] [--pair-share 0.25]
 
 Frames are rendered at the detector's input size (320 x 320 by default) with cards 16 to 110 pixels
 wide: a 1080p overhead view is cut into tiles of that size at full resolution, where a card is
 about 50 pixels wide. ``--surfaces any`` draws the tables on the felts and on light surfaces
 (a white cloth, grey, light wood), as some real card photos are: run it with another seed to add
-such frames to a dataset (file names hold the seed).
+such frames to a dataset (file names hold the seed). ``--card-px 40 70 --pair-share 0.7`` draws
+the table's scale with seven cards in ten lying in pairs (the lower card of a hand;
+models/README.md, 2026-12-04, fourth session).
 """
 
 from __future__ import annotations
@@ -26,20 +29,24 @@ from models.synth.scene import DETECTOR_CLASSES, FELTS, LIGHT_SURFACES, render, 
 
 CARD_PX = (16.0, 110.0)
 SURFACES = {"felt": FELTS, "any": FELTS + LIGHT_SURFACES}
+PAIR_SHARE = 0.25
+"""The share of cards with a second card lying over them (``render``'s default)."""
 
 
-Job = tuple[Path, str, int, int, tuple[int, int], str]
+Job = tuple[Path, str, int, int, tuple[int, int], str, tuple[float, float], float]
 J = TypeVar("J")
 
 
 def _write_one(job: Job) -> None:
-    out, split, seed, i, size, surfaces = job
+    out, split, seed, i, size, surfaces, card_px, pair_share = job
     name = f"{split}-{seed}-{i:06d}"
     image, label = out / "images" / split / f"{name}.jpg", out / "labels" / split / f"{name}.txt"
     if image.exists() and label.exists():
         return  # written by an earlier run (the same seed gives the same frame)
     rng = random.Random(seed * 1_000_003 + i)
-    scene = render(rng, *size, card_px_range=CARD_PX, surfaces=SURFACES[surfaces])
+    scene = render(
+        rng, *size, card_px_range=card_px, surfaces=SURFACES[surfaces], pair_share=pair_share
+    )
     cv2.imwrite(str(image), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     label.write_text(yolo_lines(scene))
 
@@ -52,8 +59,10 @@ def write_split(
     size: tuple[int, int],
     jobs: int = 1,
     surfaces: str = "felt",
+    card_px: tuple[float, float] = CARD_PX,
+    pair_share: float = PAIR_SHARE,
 ) -> None:
-    work = [(out, split, seed, i, size, surfaces) for i in range(count)]
+    work = [(out, split, seed, i, size, surfaces, card_px, pair_share) for i in range(count)]
     write_jobs(_write_one, out, split, work, jobs, chunk=8)
 
 
@@ -82,10 +91,29 @@ def main() -> int:
     parser.add_argument("--height", type=int, default=320)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--surfaces", choices=sorted(SURFACES), default="felt")
+    parser.add_argument(
+        "--card-px",
+        type=float,
+        nargs=2,
+        default=CARD_PX,
+        metavar=("MIN", "MAX"),
+        help="card widths in pixels drawn from",
+    )
+    parser.add_argument("--pair-share", type=float, default=PAIR_SHARE)
     args = parser.parse_args()
     size = (args.width, args.height)
-    write_split(args.out, "train", args.train, args.seed, size, args.jobs, args.surfaces)
-    write_split(args.out, "val", args.val, args.seed + 1, size, args.jobs, args.surfaces)
+    for split, count, seed in (("train", args.train, args.seed), ("val", args.val, args.seed + 1)):
+        write_split(
+            args.out,
+            split,
+            count,
+            seed,
+            size,
+            args.jobs,
+            args.surfaces,
+            tuple(args.card_px),
+            args.pair_share,
+        )
     names = "\n".join(f"  {i}: {name}" for i, name in enumerate(DETECTOR_CLASSES))
     (args.out / "data.yaml").write_text(
         f"path: {args.out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
