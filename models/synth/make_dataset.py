@@ -111,8 +111,8 @@ def main() -> int:
             size,
             args.jobs,
             args.surfaces,
-            tuple(args.card_px),
-            args.pair_share,
+            card_px=tuple(args.card_px),
+            pair_share=args.pair_share,
         )
     names = "\n".join(f"  {i}: {name}" for i, name in enumerate(DETECTOR_CLASSES))
     (args.out / "data.yaml").write_text(
