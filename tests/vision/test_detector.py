@@ -96,3 +96,29 @@ def test_decode_suppresses_faces_and_backs_at_their_own_overlap() -> None:
         ("card_back", 0.9),
     ]
     assert len(decode(raw, names, 0.25, SAME_IOU, 1.0, (0, 0))) == 2  # one box a pair
+
+
+def test_a_chip_cut_by_a_tile_edge_is_left_to_the_neighbour_that_holds_it_whole() -> None:
+    """The detector also fires on a sliver of felt beside a chip at a tile's edge (the demo's
+    hand 2 with a detector trained on pairs: one chip more in the winner's stack)."""
+    from vision.detector import Detection
+    from vision.recognise import Recogniser
+    from vision.tiles import Tile
+
+    recogniser = Recogniser()
+    per_tile = [
+        Detection("chip", 0.9, (100.0, 100.0, 130.0, 130.0)),  # whole
+        Detection("chip", 0.5, (0.0, 150.0, 7.0, 169.0)),  # a sliver at the left edge
+        Detection("chip", 0.5, (0.0, 200.0, 40.0, 290.0)),  # a chip larger than the overlap
+        Detection("card", 0.8, (0.0, 20.0, 30.0, 80.0)),  # a face, cut
+    ]
+    recogniser.detector = lambda image: list(per_tile)  # type: ignore[assignment]
+    frame = np.zeros((320, 640, 3), np.uint8)
+    inner = recogniser.detect_tiles(frame, [Tile(256, 0, 320)])  # its left edge is inner
+    assert [(d.label, d.box[0], d.cut) for d in inner] == [
+        ("chip", 356.0, False),
+        ("chip", 256.0, True),
+        ("card", 256.0, True),
+    ]
+    at_frame_edge = recogniser.detect_tiles(frame, [Tile(0, 0, 320)])
+    assert len(at_frame_edge) == 4 and not any(d.cut for d in at_frame_edge)
