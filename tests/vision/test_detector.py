@@ -48,23 +48,25 @@ def test_chips_seen_twice_or_in_the_gap_between_chips_are_merged_away() -> None:
     assert card in kept
 
 
-def _pair(label: str) -> tuple:  # type: ignore[type-arg]
+def _pair(label: str, apart_px: float = 12.0) -> tuple:  # type: ignore[type-arg]
     """Two boxes of ``label`` as the two cards of a hand lie: 12 pixels apart at 50 pixels a card
-    (IoU 0.61; the lower box lies 0.76 inside the upper one)."""
+    (IoU 0.61; the lower box lies 0.76 inside the upper one), or ``apart_px``."""
     from vision.detector import Detection
 
     return (
         Detection(label, 0.9, (100.0, 100.0, 150.0, 170.0)),
-        Detection(label, 0.8, (112.0, 100.0, 162.0, 170.0)),
+        Detection(label, 0.8, (100.0 + apart_px, 100.0, 150.0 + apart_px, 170.0)),
     )
 
 
-def test_the_two_face_up_cards_of_a_hand_keep_their_boxes_backs_of_a_pile_merge() -> None:
+def test_the_two_cards_of_a_hand_keep_their_boxes_backs_of_a_pile_merge() -> None:
     from vision.recognise import merge
 
     upper, lower = _pair("card")
     assert merge([upper, lower]) == [upper, lower]
-    top, under = _pair("card_back")
+    top, under = _pair("card_back", apart_px=15)  # IoU 0.54: a hand held face down
+    assert merge([top, under]) == [top, under]
+    top, under = _pair("card_back", apart_px=8)  # IoU 0.72: a burn or muck pile
     assert merge([top, under]) == [top]
 
 
@@ -81,15 +83,14 @@ def test_a_face_cut_by_a_tile_edge_merges_into_the_whole_one() -> None:
 
 
 def test_decode_suppresses_faces_and_backs_at_their_own_overlap() -> None:
-    from vision.detector import FACE_IOU, SAME_IOU
+    from vision.detector import OVERLAP, SAME_IOU
 
     raw = np.zeros((6, 4), np.float32)  # a hand of two faces and a pile of two backs
-    raw[:4, 0], raw[:4, 1] = [125, 135, 50, 70], [137, 135, 50, 70]
-    raw[:4, 2], raw[:4, 3] = [325, 135, 50, 70], [337, 135, 50, 70]
+    raw[:4, 0], raw[:4, 1] = [125, 135, 50, 70], [137, 135, 50, 70]  # IoU 0.61
+    raw[:4, 2], raw[:4, 3] = [325, 135, 50, 70], [333, 135, 50, 70]  # IoU 0.72
     raw[4, :2], raw[5, 2:] = (0.9, 0.8), (0.9, 0.8)
     names = {0: "card", 1: "card_back"}
-    iou = {"card": FACE_IOU, "card_back": SAME_IOU}
-    found = decode(raw, names, 0.25, iou, scale=1.0, padding=(0, 0))
+    found = decode(raw, names, 0.25, OVERLAP, scale=1.0, padding=(0, 0))
     assert sorted((d.label, round(d.conf, 1)) for d in found) == [
         ("card", 0.8),
         ("card", 0.9),
