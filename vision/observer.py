@@ -332,8 +332,9 @@ class Observer:
         departure (on the muck the earliest) that left before this card was first seen on its
         way, with the same face and (face up) the same identity if any. A card landing in a
         seat, the board or the burn is dealt from the shoe, unless it lands where a card of
-        that zone was lost from view (a hand covered it, or it was lifted and put back); one
-        landing among chips is a player's own."""
+        that zone was lost from view (a hand covered it, or it was lifted and put back, or
+        the tracker followed a part of it as another track there); one landing among chips is
+        a player's own."""
         assert state.candidate is not None
         zone, face = state.candidate
         size = max(box[2] - box[0], box[3] - box[1])
@@ -354,7 +355,13 @@ class Observer:
                 return False
             return _distance(other.seen_at, state.first_at) <= NEAR * size
 
-        left = [d.state for d in self._departed if left_before(d.state)]
+        def split_from(other: _CardState) -> bool:
+            """Whether this track was born on ``other`` where it lay and rests there: the
+            tracker followed a part of that card (a hand or a tile's edge over a pile) as a
+            track of its own, which then took the whole card over and lost the first."""
+            return same_place(other) and _distance(other.rest, state.first_at) <= PUT_BACK * size
+
+        left = [d.state for d in self._departed if left_before(d.state) or split_from(d.state)]
         put_back = [d for d in left if d.settled == (zone, face) and same_place(d)]
         if put_back:  # lost from view and found again where it lay (the nearest, if cards overlap)
             return self._taken(min(put_back, key=lambda d: _distance(d.rest, state.centre)))

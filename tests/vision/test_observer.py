@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -354,3 +356,22 @@ def test_a_players_card_pushed_to_its_chips_is_moved_there() -> None:
         ("appeared", "seat:1", "down", "-"),
         ("moved", "seat:1", "stack:1", "down"),
     ]
+
+
+def test_a_burn_card_the_tracker_splits_is_not_a_second_burn() -> None:
+    """The worker's passes over the burn pile (the demo's hand 5, every sighting there, on the
+    frames a busy core reads, with the detector trained on pairs: `data/burn-pile-passes.json`):
+    the turn's burn lands on the flop's; a hand passing and a tile's edge make the detector see
+    parts of the flop's burn card for two passes, the tracker follows one part as a track of
+    its own, which later takes the whole card over as the first track is lost. One card came
+    to rest there, not a third burn (until 2026-12-04 this raised R-BURN-2 on a clean hand)."""
+    layout = Layout()  # the demo's camera, 1920 x 1080
+    observer = Observer("overhead", ZoneMap.from_config(layout.zone_config()).zone_of)
+    recorded = json.loads((Path(__file__).parent / "data" / "burn-pile-passes.json").read_text())
+    out: list[Observation] = []
+    for ts_s, seen in recorded:
+        passes = [
+            Sighting(kind, conf, tuple(box), moving=moving) for kind, conf, box, moving in seen
+        ]
+        out += observer.update(passes, round(ts_s * 1e9))
+    assert [c for c in cards(out) if c[1] == "burn"] == [("appeared", "burn", "down", "-")] * 2
