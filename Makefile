@@ -69,9 +69,10 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 
 # Render the data and train the models from scratch on the CPU (about 21 hours on 2 cores),
 # export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
-# two trainings from scratch. The detector then trains on from its best epoch three times: on
-# the renders, with light surfaces added, and on tiles of rendered hands on the demo's table
-# (the worker's view, the rail's ends) mixed with a share of the rest. The classifier trains
+# two trainings from scratch. The detector then trains on from its best epoch four times: on
+# the renders, with light surfaces added, on tiles of rendered hands on the demo's table
+# (the worker's view, the rail's ends) mixed with a share of the rest, and on views of cards
+# at the table's scale, seven in ten lying in pairs, with a share of the rest (2026-12-04). The classifier trains
 # on twice at a lower rate (the second time with half of each batch real photos), on crops
 # of the cards of 600 rendered hands on the demo's table, then with views of a few cards added
 # (a third on light surfaces), twice with the real photos sampled so that the table's
@@ -102,6 +103,11 @@ models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 	$(BIN)/python -m models.synth.subset build/synth build/synth-mix train-table:all \
 		train-0-:2000 train-7-:700 val-table:all val-1-:100 val-8-:60
 	$(TRAIN) -m models.train --data build/synth-mix --hours 0.7 --weights models/detector.pt
+	$(BIN)/python -m models.synth.make_dataset build/synth --train 2500 --val 100 --seed 21 \
+		--card-px 40 70 --pair-share 0.7
+	$(BIN)/python -m models.synth.subset build/synth build/synth-pairs train-21-:all \
+		train-0-:1500 train-7-:500 train-table:720 val-22-:all val-1-:100 val-8-:60 val-table:all
+	$(TRAIN) -m models.train --data build/synth-pairs --hours 1.25 --weights models/detector.pt
 	$(TRAIN) -m models.quantize
 	$(TRAIN) -m models.train_identity --data build/identity --minutes $(MINUTES)
 	$(TRAIN) -m models.train_identity --data build/identity --init models/identity.onnx \
