@@ -67,27 +67,27 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train the models from scratch on the CPU (about 21 hours on 2 cores),
-# export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the
-# two trainings from scratch. The detector then trains on from its best epoch four times: on
-# the renders, with light surfaces added, on tiles of rendered hands on the demo's table
-# (the worker's view, the rail's ends) mixed with a share of the rest, and on views of cards
-# at the table's scale, seven in ten lying in pairs, with a share of the rest (2026-12-04). The classifier trains
-# on twice at a lower rate (the second time with half of each batch real photos), on crops
-# of the cards of 600 rendered hands on the demo's table, then with views of a few cards added
-# (a third on light surfaces), twice with the real photos sampled so that the table's
-# brightness says nothing of the suit, twice more on fresh renders of the same kinds (the
-# renderer's pips of a real card's size since 2026-12-02; models/README.md), once more on
+# Render the data and train the models from scratch on the CPU (about 22.5 hours on 2 cores),
+# export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the two
+# trainings from scratch. The detector then trains on from its best epoch four times: on the
+# renders, with light surfaces added, on tiles of rendered hands on the demo's table (the
+# worker's view, the rail's ends) mixed with a share of the rest, and on views of cards at the
+# table's scale, seven in ten lying in pairs, with a share of the rest (2026-12-04). The
+# classifier trains on twice at a lower rate (the second time with half of each batch real
+# photos), on crops of the cards of 600 rendered hands on the demo's table, then with views of
+# a few cards added (a third on light surfaces), twice with the real photos sampled so that the
+# table's brightness says nothing of the suit, twice more on fresh renders of the same kinds
+# (the renderer's pips of a real card's size since 2026-12-02; models/README.md), once more on
 # crops of 112 pixels rendered again (80 before; the committed classifier read 80 until its
 # last run), and once more on crops rendered again with their mask channel (where the card's
 # own box and the other cards' boxes lie in the crop; since 2026-12-03 every step's data has it
 # and every step trains a classifier that reads it: the committed ones before read RGB only),
-# then on from that run's best at half its rate, and once more at that rate with views of
-# cards at the table's scale lying one over another added (the lower card of a pair).
-# Last, the corner regressor and the upright reader that read a face-up card another touches
-# (vision/upright.py; rendered views only, about 3.1 hours more): each from scratch, then on
-# at half the rate (the regressor once more at a quarter), the reader with its views warped as
-# if its corners were 2 pixels off.
+# then on from that run's best at half its rate, and once more at that rate with views of cards
+# at the table's scale lying one over another added (the lower card of a pair). Last, the
+# corner regressor and the upright reader that read a face-up card another touches
+# (vision/upright.py; rendered views only, about 3.1 hours more): each from scratch, then on at
+# half the rate (the regressor once more at a quarter), the reader with its views warped as if
+# its corners were 2 pixels off.
 HOURS ?= 1.5
 MINUTES ?= 70
 SPARSE = --lr 1e-3 --real-share 0.35 --threads 2 --select sum

@@ -69,8 +69,8 @@ BACK_IOU = 0.6
 as its faces do, but the burn and muck piles' lie closer, and the observer counts a pile's
 cards as they come: at 0.7 the demo saw a second burn card where one lay; at 0.5 (until
 2026-12-04) the lower back of a tight pair was suppressed (selection views: backs found 0.966
--> 0.992 with the detector of then, 0.946 -> 0.989 with one trained on pairs; as many false
-boxes)."""
+-> 0.992 with the detector of 2026-12-01, 0.946 -> 0.989 with the one trained on pairs after
+it; as many false boxes)."""
 FACE = "card"
 """The detector's label of a face-up card."""
 BACK = "card_back"
