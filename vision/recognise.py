@@ -171,8 +171,9 @@ class Recogniser:
             largest = LARGEST * self.tile_px
             for d in self.detect_tiles(scaled, self.grid(sw, sh), drop_cut=True):
                 if max(d.box[2] - d.box[0], d.box[3] - d.box[1]) <= largest:
-                    box = tuple(v / scale for v in d.box)
-                    found.append(Detection(d.label, d.conf, box))  # type: ignore[arg-type]
+                    box = tuple(v / scale for v in d.box)  # the scaled side was rounded:
+                    scaled_back = Detection(d.label, d.conf, box)  # type: ignore[arg-type]
+                    found.append(_clipped(scaled_back, w, h))  # clipped to the image again
             if scale == 1.0 or side >= finest_px:
                 break
             side *= 2
