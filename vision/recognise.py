@@ -171,9 +171,11 @@ class Recogniser:
             largest = LARGEST * self.tile_px
             for d in self.detect_tiles(scaled, self.grid(sw, sh), drop_cut=True):
                 if max(d.box[2] - d.box[0], d.box[3] - d.box[1]) <= largest:
-                    box = tuple(v / scale for v in d.box)  # the scaled side was rounded:
+                    box = tuple(v / scale for v in d.box)
+                    # Clipped again: the scaled side was rounded, so a box at its edge can
+                    # reach a few pixels past the image's once scaled back.
                     scaled_back = Detection(d.label, d.conf, box)  # type: ignore[arg-type]
-                    found.append(_clipped(scaled_back, w, h))  # clipped to the image again
+                    found.append(_clipped(scaled_back, w, h))
             if scale == 1.0 or side >= finest_px:
                 break
             side *= 2
