@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.chips import DEFAULT_CHIP_SET, ChipColour, ChipReader
-from vision.detector import BACK, BACK_IOU, FACE, FACE_IOU, SAME_IOU, Detection, Detector
+from vision.detector import BACK, FACE, OVERLAP, SAME_IOU, Detection, Detector
 from vision.identity import CROP_PX, NONE, IdentityClassifier
 from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
 from vision.tiles import Tile, tile_grid, touches_edge
@@ -258,19 +258,16 @@ better one: the lower card of a hand lies 0.7 to 0.85 inside the upper card's bo
 
 def merge(detections: list[Detection]) -> list[Detection]:
     """One box per object from overlapping tiles and scales: per-class suppression
-    (``FACE_IOU`` for face-up cards, ``BACK_IOU`` for backs, ``CHIP_IOU`` for chips,
+    (the detector's ``OVERLAP``: face-up cards and backs their own, ``CHIP_IOU`` for chips,
     ``SAME_IOU`` for the others), then a box inside a better box of its class (``INSIDE``;
     ``FACE_INSIDE`` for a face no tile's edge cuts), or a chip box mostly covered by better
     ones, is dropped."""
-    faces = [d for d in detections if d.label == CARD]
-    backs = [d for d in detections if d.label == BACK]
+    kept = []
+    for label in sorted({d.label for d in detections} - {CHIP}):
+        group = [d for d in detections if d.label == label]
+        inside = FACE_INSIDE if label == CARD else INSIDE
+        kept += _suppressed(group, OVERLAP.get(label, SAME_IOU), inside)
     chips = [d for d in detections if d.label == CHIP]
-    others = [d for d in detections if d.label not in (CARD, BACK, CHIP)]
-    kept = (
-        _suppressed(faces, FACE_IOU, FACE_INSIDE)
-        + _suppressed(backs, BACK_IOU, INSIDE)
-        + _suppressed(others, SAME_IOU, INSIDE)
-    )
     return sorted(kept, key=lambda d: -d.conf) + _suppressed(chips, CHIP_IOU, INSIDE)
 
 

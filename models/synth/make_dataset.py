@@ -25,12 +25,17 @@ from typing import TypeVar
 
 import cv2
 
-from models.synth.scene import DETECTOR_CLASSES, FELTS, LIGHT_SURFACES, render, yolo_lines
+from models.synth.scene import (
+    DETECTOR_CLASSES,
+    FELTS,
+    LIGHT_SURFACES,
+    PAIR_SHARE,
+    render,
+    yolo_lines,
+)
 
 CARD_PX = (16.0, 110.0)
 SURFACES = {"felt": FELTS, "any": FELTS + LIGHT_SURFACES}
-PAIR_SHARE = 0.25
-"""The share of cards with a second card lying over them (``render``'s default)."""
 
 
 Job = tuple[Path, str, int, int, tuple[int, int], str, tuple[float, float], float]

@@ -33,6 +33,10 @@ are taken on; only the detector's extra training frames use them (``make_dataset
 any``), so the frames of the default palette stay the same for a seed."""
 
 
+PAIR_SHARE = 0.25
+"""The share of face-up cards and backs that ``render`` lays a second card over (a hand)."""
+
+
 @dataclass(slots=True)
 class Label:
     cls: int
@@ -282,7 +286,7 @@ def render(
     chip_piles: int | None = None,
     hands: int | None = None,
     surfaces: Sequence[tuple[int, int, int]] = FELTS,
-    pair_share: float = 0.25,
+    pair_share: float = PAIR_SHARE,
 ) -> Scene:
     """A random table view; ``card_px`` is the card width in pixels (default: drawn from
     ``card_px_range``); the table's colour is one of ``surfaces``; ``pair_share`` of the cards
