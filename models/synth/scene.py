@@ -236,7 +236,12 @@ def dealer_hand(
 
 
 VISIBLE = 0.3
-"""An object shows at least this fraction of its area to be labelled."""
+"""An object shows at least this fraction of its area to be labelled (or, a face-up card, its
+corner index: ``INDEX_READABLE``)."""
+INDEX_READABLE = 0.6
+"""A face-up card is labelled, however little else of it shows, when this much of a corner index
+shows: a dealer names the lower card of a pair by its index alone, and so must the appliance
+(until 2026-12-04 such a card went unlabelled; rendered views' readings of it counted false)."""
 INDEX_CORNER = (58 / W, 100 / 350)
 """The corner index (rank over suit) of a drawn card, as fractions of its width and height."""
 SKINS = ((120, 150, 200), (90, 120, 170), (60, 90, 140), (150, 175, 220), (45, 65, 100))
@@ -368,13 +373,13 @@ def render(
     shown = np.bincount(ids.ravel() + 1, minlength=len(placed) + 1)[1:]
     for index, (cls, name, corners) in enumerate(placed):
         full = cv2.contourArea(cv2.convexHull(corners.astype(np.float32)))
-        if shown[index] < VISIBLE * full:
-            continue  # (almost) hidden under later objects: nothing for a detector to find
+        shows = index_shown(ids, index, corners) if cls == CARD else 1.0
+        if shown[index] < VISIBLE * full and not (cls == CARD and shows >= INDEX_READABLE):
+            continue  # (almost) hidden under later objects: nothing to find or name
         pts = cv2.perspectiveTransform(corners[None, :, :].astype(np.float32), homography)[0]
         x1, y1, x2, y2 = _box(pts)
         x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
         if x2 - x1 > 4 and y2 - y1 > 4:
-            shows = index_shown(ids, index, corners) if cls == CARD else 1.0
             quad = tuple((float(x), float(y)) for x, y in pts) if cls in (CARD, BACK) else ()
             labels.append(Label(cls, (x1, y1, x2, y2), name, shows, quad))
     return Scene(image, labels)

@@ -6,8 +6,10 @@ import random
 
 import cv2
 import numpy as np
+import pytest
 
 from engine.cards import DECK
+from models.synth import scene
 from models.synth.cards import PIPS, STYLES, H, W, draw_back, draw_card
 from models.synth.scene import BACK, CARD, CHIP, HAND, index_shown, paste, render, yolo_lines
 
@@ -78,6 +80,21 @@ def test_hidden_objects_are_not_labelled_and_a_dealer_hand_is() -> None:
     cards = [label for label in scene.labels if label.cls == CARD]
     assert 3 <= len(cards) < 40
     assert [label.name for label in scene.labels if label.cls == HAND] == ["hand"]
+
+
+def test_a_card_hidden_but_for_its_corner_index_is_labelled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A dealer names the lower card of a pair by its index alone. With no object showing enough
+    # of its area to be labelled, the cards whose index shows still are (until 2026-12-04 they
+    # went unlabelled, and a reader naming one counted as a false name).
+    monkeypatch.setattr(scene, "VISIBLE", 1.01)
+    shown = render(
+        random.Random(2), 200, 200, card_px=60, cards_up=40, cards_down=4, chip_piles=2, hands=0
+    )
+    assert {label.cls for label in shown.labels} == {CARD}
+    indices = [label.index_shown for label in shown.labels]
+    assert len(indices) >= 3 and min(indices) >= scene.INDEX_READABLE
 
 
 def test_small_cards_are_shrunk_with_area_averaging_not_aliased() -> None:
