@@ -39,6 +39,7 @@ from models.synth.scene import BACK, CARD, CHIP, HAND, Label, Scene, render
 from vision.chips import ChipReader, calibrated
 from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
 from vision.recognise import Recogniser, Sighting
+from vision.tiles import iou
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)
@@ -145,7 +146,7 @@ def card_outcomes(sightings: list[Sighting], labels: list[Label]) -> Counter[str
             outcome = "unsure"
         else:
             outcome = "right" if best.card == label.name else "wrong"
-        over = max((_iou(label.box, o.box) for o in sheets if o is not label), default=0.0)
+        over = max((iou(label.box, o.box) for o in sheets if o is not label), default=0.0)
         out[("overlapping_" if over > OVERLAP_IOU else "alone_") + outcome] += 1
     return out
 
@@ -220,8 +221,8 @@ def _matches(
     left = list(truth)
     found = 0
     for name, _, box in sorted(predicted, key=lambda p: -p[1]):
-        best = max((t for t in left if t[0] == name), key=lambda t: _iou(box, t[1]), default=None)
-        if best is not None and _iou(box, best[1]) >= 0.5:
+        best = max((t for t in left if t[0] == name), key=lambda t: iou(box, t[1]), default=None)
+        if best is not None and iou(box, best[1]) >= 0.5:
             left.remove(best)
             found += 1
     return found
@@ -229,15 +230,8 @@ def _matches(
 
 def _found(sightings: list[Sighting], box: tuple[float, ...]) -> Sighting | None:
     """The sighting whose box overlaps the true ``box`` most, if at IoU >= 0.5."""
-    best = max(sightings, key=lambda s: _iou(s.box, box), default=None)
-    return best if best is not None and _iou(best.box, box) >= 0.5 else None
-
-
-def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
-    return w * h / union if union > 0 else 0.0
+    best = max(sightings, key=lambda s: iou(s.box, box), default=None)
+    return best if best is not None and iou(best.box, box) >= 0.5 else None
 
 
 def real_chips() -> dict[str, object]:

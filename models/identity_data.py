@@ -2,7 +2,7 @@
 the demo's table, and the real card photos.
 
     .venv/bin/python -m models.identity_data build/identity [--scenes 3000] [--videos 0]
-        [--sparse-scenes 0] [--pair-scenes 0] [--no-real] [--seed 0]
+        [--sparse-scenes 0] [--pair-scenes 0] [--no-real] [--detector ONNX] [--seed 0]
 
 Writes ``train.npz`` and ``val.npz`` (``crops`` [N, CROP_PX, CROP_PX, 4] uint8: BGR and the
 crop's ``box_mask``, ``labels`` [N] index into ``LABELS``, ``real`` [N] bool). Each face-up card
@@ -11,7 +11,9 @@ the other cards' boxes (each jittered too, and each missed now and then as a det
 one); backs, chips, hands and bare felt give ``none`` crops. ``--sparse-scenes`` adds views of
 few objects (most cards whole, index readable), ``--pair-scenes`` views of cards at the
 table's scale most of which lie under or over another (``--no-real``: these without the real
-crops, to train beside another set, ``train_identity --data A B``). ``--videos`` adds crops
+crops, to train beside another set, ``train_identity --data A B``). ``--detector``: the sparse
+and pair views' cards cut at the boxes that detector finds, as the worker cuts them, not at
+their true boxes jittered. ``--videos`` adds crops
 from frames of that many rendered hands (``table_tiles``: 3 to 10 seats, camera tilt varied),
 JPEG-compressed as the demo's Motion-JPEG is: the 45-to-60-pixel cards the worker names, drawn
 the way the table video draws them. Real photos:
@@ -27,6 +29,7 @@ import os
 import random
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -34,10 +37,21 @@ import numpy as np
 
 from engine.cards import DECK
 from models.real import REAL, real_boxes
-from models.synth.scene import BACK, CARD, FELTS, LIGHT_SURFACES, Label, render
+from models.synth.scene import (
+    BACK,
+    CARD,
+    FELTS,
+    INDEX_READABLE,
+    LIGHT_SURFACES,
+    Label,
+    render,
+)
 from models.synth.table_tiles import video_for
 from models.synth.video import step_frames
+from vision import recognise
 from vision.identity import CROP_PX, NONE, Box, box_mask, card_crop
+from vision.recognise import Recogniser, merge
+from vision.tiles import iou
 
 LABELS: tuple[str, ...] = (*DECK, NONE)
 SHEETS = (CARD, BACK)
@@ -57,9 +71,6 @@ PAIR_CARD_PX = (40.0, 80.0)
 PAIR_SHARE = 0.7
 """Of the pair views' cards, the share with a second card lying over them (the other views:
 a quarter)."""
-INDEX_READABLE = 0.6
-"""A sparse view's card is kept when this much of a corner index shows: a card whose rank and
-suit are hidden teaches the classifier to guess."""
 
 
 def jitter(
@@ -133,10 +144,13 @@ def _few_card_crops(
     light_share: float,
     hand_share: float,
     pair_share: float = 0.25,
+    detector: Path | None = None,
 ) -> list[tuple[np.ndarray, int]]:
     """The crops of a 960 x 720 view of 2-6 face-up cards ``card_px`` wide and a few other
     objects, ``light_share`` of such views on a light surface, JPEG-compressed half the time;
-    a card is kept when its corner index is readable."""
+    a card is kept when its corner index is readable (``INDEX_READABLE``: one whose rank and
+    suit are hidden teaches the classifier to guess). With ``detector``, each card is cut at
+    the box that detector finds for it (``_detected_crops``)."""
     rng = random.Random(seed)
     light = rng.random() < light_share
     scene = render(
@@ -154,23 +168,64 @@ def _few_card_crops(
     image = scene.image
     if rng.random() < 0.5:
         image = _as_jpeg(image, rng.randint(*JPEG_QUALITY))
+    if detector is not None:
+        return _detected_crops(image, scene.labels, _recogniser(detector), rng)
     return _label_crops(image, scene.labels, rng, NONE_SHARE, INDEX_READABLE)
 
 
-def _sparse_crops(seed: int) -> list[tuple[np.ndarray, int]]:
+_RECOGNISERS: dict[Path, Recogniser] = {}
+"""Each pool worker's detector, loaded once."""
+
+
+def _recogniser(detector: Path) -> Recogniser:
+    if detector not in _RECOGNISERS:
+        _RECOGNISERS[detector] = Recogniser(detector, upright=None)
+    return _RECOGNISERS[detector]
+
+
+DETECTED_IOU = 0.5
+"""A detector's box names the true card it overlaps this much (the evaluation's match)."""
+
+
+def _detected_crops(
+    image: np.ndarray, labels: Sequence[Label], recogniser: Recogniser, rng: random.Random
+) -> list[tuple[np.ndarray, int]]:
+    """The crops the worker cuts: each readable face-up card of ``labels`` at the box the
+    detector finds for it in ``image`` (read in tiles, as the worker reads a frame), its mask
+    from every other card or back the detector finds there (its misses and merged boxes are
+    the worker's too); a card the detector does not find gives no crop. ``none`` crops as
+    ``_label_crops`` cuts them."""
+    h, w = image.shape[:2]
+    found = merge(recogniser.detect_tiles(image, recogniser.grid(w, h)))
+    sheets = [d.box for d in found if d.label in recognise.SHEETS]
+    faces = [d.box for d in found if d.label == recognise.CARD]
+    out = []
+    for label in labels:
+        if label.cls != CARD or label.index_shown < INDEX_READABLE or not faces:
+            continue
+        box = max(faces, key=lambda b: iou(b, label.box))
+        if iou(box, label.box) >= DETECTED_IOU:
+            others = [b for b in sheets if b != box]
+            crop = np.dstack([card_crop(image, box), box_mask(image.shape, box, others)])
+            out.append((crop, LABELS.index(label.name)))
+    nones = [lb for lb in labels if lb.cls != CARD]
+    return out + _label_crops(image, nones, rng, NONE_SHARE)
+
+
+def _sparse_crops(seed: int, detector: Path | None = None) -> list[tuple[np.ndarray, int]]:
     """Few objects on a wide table, so that most cards show whole: where the cluttered views
     teach what a neighbour's index looks like, these teach the suits apart (a club from a
     spade at 7 pixels a pip)."""
-    return _few_card_crops(seed, SPARSE_CARD_PX, LIGHT_SHARE, 0.2)
+    return _few_card_crops(seed, SPARSE_CARD_PX, LIGHT_SHARE, 0.2, detector=detector)
 
 
-def _pair_crops(seed: int) -> list[tuple[np.ndarray, int]]:
+def _pair_crops(seed: int, detector: Path | None = None) -> list[tuple[np.ndarray, int]]:
     """Cards at the table's scale, most lying under or over another (a hand held or shown): the
     lower card of a pair shows little more than its corner index beside the upper card's, and
     the classifier must read the index of its own box (measured 2026-12-03: most rendered
     misses are such cards, their index whole in view). A sixth of the views are on a light
     surface."""
-    return _few_card_crops(seed, PAIR_CARD_PX, LIGHT_SHARE / 2, 0.3, PAIR_SHARE)
+    return _few_card_crops(seed, PAIR_CARD_PX, LIGHT_SHARE / 2, 0.3, PAIR_SHARE, detector)
 
 
 VIDEO_FRAMES = 16
@@ -226,12 +281,24 @@ def synthetic(scenes: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray
     return _crops(_scene_crops, [seed * 1_000_003 + i for i in range(scenes)], jobs)
 
 
-def sparse(scenes: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
-    return _crops(_sparse_crops, [700_000_000 + seed * 1_000_003 + i for i in range(scenes)], jobs)
+def sparse(
+    scenes: int, seed: int, jobs: int, detector: Path | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    return _crops(
+        partial(_sparse_crops, detector=detector),
+        [700_000_000 + seed * 1_000_003 + i for i in range(scenes)],
+        jobs,
+    )
 
 
-def pairs(scenes: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
-    return _crops(_pair_crops, [800_000_000 + seed * 1_000_003 + i for i in range(scenes)], jobs)
+def pairs(
+    scenes: int, seed: int, jobs: int, detector: Path | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    return _crops(
+        partial(_pair_crops, detector=detector),
+        [800_000_000 + seed * 1_000_003 + i for i in range(scenes)],
+        jobs,
+    )
 
 
 def table_videos(videos: int, seed: int, jobs: int) -> tuple[np.ndarray, np.ndarray]:
@@ -268,6 +335,12 @@ def main() -> int:
     parser.add_argument(
         "--no-real", action="store_true", help="rendered crops only (to train beside another set)"
     )
+    parser.add_argument(
+        "--detector",
+        type=Path,
+        help="cut the sparse and pair views' cards at this detector's boxes (ONNX), not at"
+        " their true boxes jittered",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
@@ -296,8 +369,8 @@ def main() -> int:
     ):
         sx, sy = synthetic(scenes, seed, args.jobs)
         vx, vy = table_videos(videos, seed, args.jobs)
-        px, py = sparse(few, seed, args.jobs)
-        qx, qy = pairs(two, seed, args.jobs)
+        px, py = sparse(few, seed, args.jobs, args.detector)
+        qx, qy = pairs(two, seed, args.jobs, args.detector)
         sx, sy = np.concatenate([sx, vx, px, qx]), np.concatenate([sy, vy, py, qy])
         rx, ry = real(real_split, copies, seed) if copies else _empty()
         np.savez(

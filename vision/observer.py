@@ -40,6 +40,7 @@ from engine.observations import (
     Observation,
 )
 from vision.recognise import BACK, CARD, CHIP, HAND, Sighting
+from vision.tiles import iou
 from vision.tracker import Track, Tracker
 
 ZoneOf = Callable[[tuple[float, float]], str | None]
@@ -123,11 +124,6 @@ def _intersection(a: Box, b: Box) -> float:
 
 def _area(box: Box) -> float:
     return (box[2] - box[0]) * (box[3] - box[1])
-
-
-def _iou(a: Box, b: Box) -> float:
-    inter = _intersection(a, b)
-    return inter / (_area(a) + _area(b) - inter) if inter else 0.0
 
 
 def _covered(chips: Sequence[Box], covers: Sequence[Box]) -> np.ndarray:
@@ -315,7 +311,7 @@ class Observer:
     def _still_there(self, state: _CardState) -> bool:
         """Whether a card is seen where this lost one lay (its track was lost, not the card)."""
         box = state.rest_box
-        return box is not None and any(_iou(box, other) >= STILL_THERE for other in self._boxes)
+        return box is not None and any(iou(box, other) >= STILL_THERE for other in self._boxes)
 
     def _at_rest(self, state: _CardState, box: Box) -> bool:
         centre = _centre(box)

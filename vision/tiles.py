@@ -27,6 +27,14 @@ class Tile:
         return x1 < self.x + self.size and x2 > self.x and y1 < self.y + self.size and y2 > self.y
 
 
+def iou(a: Box, b: Box) -> float:
+    """The intersection over union of two boxes (x1, y1, x2, y2)."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / union if union > 0 else 0.0
+
+
 def tile_grid(width: int, height: int, size: int, overlap: int) -> list[Tile]:
     """Squares of ``size`` covering ``width`` x ``height`` with at least ``overlap`` pixels
     shared by neighbours (so an object cut by one tile's edge is whole in the next one)."""

@@ -1,13 +1,18 @@
 """The classifier's crops from rendered hands on the demo's table (``--videos``), from views of
 few objects (``--sparse-scenes``) and from views of cards lying one over another
-(``--pair-scenes``)."""
+(``--pair-scenes``), cut at true boxes jittered or at a detector's boxes (``--detector``)."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 
-from models.identity_data import LABELS, pairs, sparse, table_videos
-from vision.identity import CROP_PX, MASK_OTHER, MASK_OWN, MASK_SHARED
+from models.identity_data import LABELS, _detected_crops, _recogniser, pairs, sparse, table_videos
+from models.synth.scene import CARD, INDEX_READABLE, render
+from vision import recognise
+from vision.identity import CROP_PX, MASK_OTHER, MASK_OWN, MASK_SHARED, card_crop
+from vision.paths import DETECTOR_MODEL
 
 
 def test_table_video_crops_are_the_face_up_cards_named_and_the_same_every_run() -> None:
@@ -71,3 +76,30 @@ def test_most_pair_view_cards_lie_under_or_over_another_and_the_same_every_run()
     assert (shared > 0.5).mean() >= 0.5  # another card's box over half of the card's own
     again, again_labels = pairs(6, seed=0, jobs=1)
     assert np.array_equal(again, crops) and np.array_equal(again_labels, labels)
+
+
+def test_with_a_detector_each_card_is_cut_at_the_box_the_worker_finds_for_it() -> None:
+    scene = render(
+        random.Random(3),
+        960,
+        720,
+        card_px=60,
+        cards_up=6,
+        cards_down=2,
+        chip_piles=1,
+        hands=0,
+        pair_share=0.7,
+    )
+    recogniser = _recogniser(DETECTOR_MODEL)
+    found = recognise.merge(recogniser.detect_tiles(scene.image, recogniser.grid(960, 720)))
+    boxes = [d.box for d in found if d.label == recognise.CARD]
+    readable = [
+        lb.name for lb in scene.labels if lb.cls == CARD and lb.index_shown >= INDEX_READABLE
+    ]
+    made = _detected_crops(scene.image, scene.labels, recogniser, random.Random(0))
+    cards = [(crop, LABELS[k]) for crop, k in made if LABELS[k] in readable]
+    assert len(cards) >= 0.8 * len(readable) >= 4
+    at_boxes = [card_crop(scene.image, box) for box in boxes]
+    for crop, _ in cards:
+        assert any(np.array_equal(crop[..., :3], cut) for cut in at_boxes)
+    assert all(LABELS[k] in (*readable, LABELS[-1]) for _, k in made)  # the rest are ``none``
