@@ -174,12 +174,12 @@ def _few_card_crops(
 
 
 _RECOGNISERS: dict[Path, Recogniser] = {}
-"""Each pool worker's detector, loaded once."""
+"""Each pool worker's detector (and readers), loaded once."""
 
 
 def _recogniser(detector: Path) -> Recogniser:
     if detector not in _RECOGNISERS:
-        _RECOGNISERS[detector] = Recogniser(detector, upright=None)
+        _RECOGNISERS[detector] = Recogniser(detector)
     return _RECOGNISERS[detector]
 
 
@@ -187,27 +187,39 @@ DETECTED_IOU = 0.5
 """A detector's box names the true card it overlaps this much (the evaluation's match)."""
 
 
-def _detected_crops(
-    image: np.ndarray, labels: Sequence[Label], recogniser: Recogniser, rng: random.Random
-) -> list[tuple[np.ndarray, int]]:
-    """The crops the worker cuts: each readable face-up card of ``labels`` at the box the
-    detector finds for it in ``image`` (read in tiles, as the worker reads a frame), its mask
-    from every other card or back the detector finds there (its misses and merged boxes are
-    the worker's too); a card the detector does not find gives no crop. ``none`` crops as
-    ``_label_crops`` cuts them."""
+def detected_cards(
+    image: np.ndarray, labels: Sequence[Label], recogniser: Recogniser, index_shown: float
+) -> tuple[list[tuple[Box, Label]], list[Box]]:
+    """What the worker finds of ``labels``' face-up cards that show ``index_shown`` of a corner
+    index: the box the detector finds for each (read in tiles, as the worker reads a frame; a
+    card it does not find is left out), and every card or back it finds (face up or down)."""
     h, w = image.shape[:2]
     found = merge(recogniser.detect_tiles(image, recogniser.grid(w, h)))
     sheets = [d.box for d in found if d.label in recognise.SHEETS]
     faces = [d.box for d in found if d.label == recognise.CARD]
-    out = []
+    cards = []
     for label in labels:
-        if label.cls != CARD or label.index_shown < INDEX_READABLE or not faces:
+        if label.cls != CARD or label.index_shown < index_shown or not faces:
             continue
         box = max(faces, key=lambda b: iou(b, label.box))
         if iou(box, label.box) >= DETECTED_IOU:
-            others = [b for b in sheets if b != box]
-            crop = np.dstack([card_crop(image, box), box_mask(image.shape, box, others)])
-            out.append((crop, LABELS.index(label.name)))
+            cards.append((box, label))
+    return cards, sheets
+
+
+def _detected_crops(
+    image: np.ndarray, labels: Sequence[Label], recogniser: Recogniser, rng: random.Random
+) -> list[tuple[np.ndarray, int]]:
+    """The crops the worker cuts: each readable face-up card of ``labels`` at the box the
+    detector finds for it (``detected_cards``), its mask from every other card or back the
+    detector finds (its misses and merged boxes are the worker's too). ``none`` crops as
+    ``_label_crops`` cuts them."""
+    cards, sheets = detected_cards(image, labels, recogniser, INDEX_READABLE)
+    out = []
+    for box, label in cards:
+        others = [b for b in sheets if b != box]
+        crop = np.dstack([card_crop(image, box), box_mask(image.shape, box, others)])
+        out.append((crop, LABELS.index(label.name)))
     nones = [lb for lb in labels if lb.cls != CARD]
     return out + _label_crops(image, nones, rng, NONE_SHARE)
 

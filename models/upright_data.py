@@ -1,6 +1,7 @@
 """Rendered training data for the corner regressor and the upright reader (``vision.upright``).
 
     .venv/bin/python -m models.upright_data build/upright --pair-views 5000 --table-views 2000
+        [--detector ONNX]
 
 Two kinds of rendered view, as ``models.identity_data`` renders them: 960 x 720 views of 2-6
 face-up cards at the table's scale, most lying under or over another, and 1920 x 1080 tables
@@ -13,7 +14,8 @@ cards (and 30 % of its backs, for the regressor):
 - ``views-{train,val}.npz``: ``views`` [N, 90, 64, 4] (the card warped upright from its true
   corners, each moved by up to ``CORNER_JITTER`` of the card's width, at either half turn, with
   the other cards' corners in the mask) and ``labels`` [N] (``DECK`` index), for the cards that
-  show at least ``INDEX_SHOWN`` of a corner index.
+  show at least ``INDEX_SHOWN`` of a corner index; with ``--detector``, the views the worker
+  reads (``detected_views``).
 
 One view in 20 goes to validation.
 """
@@ -38,13 +40,16 @@ from models.identity_data import (
     PAIR_SHARE,
     SHEETS,
     _as_jpeg,
+    _recogniser,
     _seen,
     crop_of,
+    detected_cards,
     jitter,
 )
 from models.synth.scene import BACK, CARD, FELTS, LIGHT_SURFACES, Label, render
 from vision.identity import crop_window
-from vision.upright import pose_of_quad, upright_view
+from vision.recognise import Recogniser
+from vision.upright import outlines, pose_of_quad, upright_view
 
 PAIR_SEED, TABLE_SEED = 7_000_000, 8_000_000
 """First seeds of the two kinds of view (the evaluation's tables start at ``EVAL_SEED`` and
@@ -71,8 +76,14 @@ def _moved(quad: Sequence[Sequence[float]], rng: random.Random, amount: float) -
     return q + np.float32(shift) + np.float32(apart)
 
 
-def samples(image: np.ndarray, labels: Sequence[Label], rng: random.Random) -> Sample:
-    """The regressor's and the reader's samples of one rendered view."""
+def samples(
+    image: np.ndarray,
+    labels: Sequence[Label],
+    rng: random.Random,
+    recogniser: Recogniser | None = None,
+) -> Sample:
+    """The regressor's and the reader's samples of one rendered view; with ``recogniser``, the
+    reader's as the worker makes them (``detected_views``)."""
     seen = _seen(labels, rng)
     outlines = {
         i: _moved(lb.corners, rng, OTHER_CORNER_JITTER)
@@ -87,15 +98,35 @@ def samples(image: np.ndarray, labels: Sequence[Label], rng: random.Random) -> S
             corners.append(
                 (crop, pose_of_quad(np.array(lb.corners), crop_window(image.shape, box)))
             )
-        if lb.cls == CARD and lb.index_shown >= INDEX_SHOWN:
+        if lb.cls == CARD and lb.index_shown >= INDEX_SHOWN and recogniser is None:
             others = [q for j, q in outlines.items() if j != i and rng.random() >= OTHER_MISSED]
             quad = _moved(lb.corners, rng, CORNER_JITTER)
             turned = rng.random() < 0.5
             views.append((upright_view(image, quad, others, turned=turned), DECK.index(lb.name)))
+    if recogniser is not None:
+        views = detected_views(image, labels, recogniser, rng)
     return corners, views
 
 
-def _pair_view(seed: int) -> Sample:
+def detected_views(
+    image: np.ndarray, labels: Sequence[Label], recogniser: Recogniser, rng: random.Random
+) -> list[tuple[np.ndarray, int]]:
+    """The upright views the worker reads: each face-up card that shows ``INDEX_SHOWN`` of a
+    corner index, at the box its detector finds for it (``detected_cards``), warped upright
+    along the corners its corner regressor reads, the outlines of the cards it finds around it
+    in the mask; at either half turn."""
+    cards, sheets = detected_cards(image, labels, recogniser, INDEX_SHOWN)
+    if not cards or recogniser.upright is None:
+        return []
+    boxes = [box for box, _ in cards]
+    quads, near = outlines(recogniser.identity, recogniser.upright, image, boxes, sheets)
+    return [
+        (upright_view(image, quad, around, turned=rng.random() < 0.5), DECK.index(label.name))
+        for quad, around, (_, label) in zip(quads, near, cards, strict=True)
+    ]
+
+
+def _pair_view(seed: int, recogniser: Recogniser | None) -> Sample:
     rng = random.Random(seed)
     light = rng.random() < LIGHT_SHARE / 2
     scene = render(
@@ -111,25 +142,30 @@ def _pair_view(seed: int) -> Sample:
         pair_share=PAIR_SHARE,
     )
     image = scene.image if rng.random() < 0.5 else _as_jpeg(scene.image, rng.randint(*JPEG_QUALITY))
-    return samples(image, scene.labels, rng)
+    return samples(image, scene.labels, rng, recogniser)
 
 
-def _table_view(seed: int) -> Sample:
+def _table_view(seed: int, recogniser: Recogniser | None) -> Sample:
     scene = view(seed)
     rng = random.Random(seed ^ 77)
     image = scene.image if rng.random() < 0.5 else _as_jpeg(scene.image, rng.randint(*JPEG_QUALITY))
-    return samples(image, scene.labels, rng)
+    return samples(image, scene.labels, rng, recogniser)
 
 
-def _job(job: tuple[str, int]) -> Sample:
-    kind, seed = job
-    return _pair_view(seed) if kind == "pair" else _table_view(seed)
+def _job(job: tuple[str, int, Path | None]) -> Sample:
+    kind, seed, detector = job
+    recogniser = None if detector is None else _recogniser(detector)
+    return _pair_view(seed, recogniser) if kind == "pair" else _table_view(seed, recogniser)
 
 
-def build(out: Path, pair_views: int, table_views: int, jobs: int) -> dict[str, int]:
-    """Render the views and write the four files; the number of samples in each."""
-    todo = [("pair", PAIR_SEED + i) for i in range(pair_views)]
-    todo += [("table", TABLE_SEED + i) for i in range(table_views)]
+def build(
+    out: Path, pair_views: int, table_views: int, jobs: int, detector: Path | None = None
+) -> dict[str, int]:
+    """Render the views and write the four files; the number of samples in each. With
+    ``detector``, the reader's views are those the worker reads with it and the committed
+    readers (``detected_views``)."""
+    todo = [("pair", PAIR_SEED + i, detector) for i in range(pair_views)]
+    todo += [("table", TABLE_SEED + i, detector) for i in range(table_views)]
     random.Random(0).shuffle(todo)
     with multiprocessing.Pool(jobs) as pool:
         made = pool.map(_job, todo, chunksize=8)
@@ -159,8 +195,14 @@ def main() -> int:
     parser.add_argument("--pair-views", type=int, default=5000)
     parser.add_argument("--table-views", type=int, default=2000)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--detector",
+        type=Path,
+        help="the reader's views as the worker makes them with this detector (ONNX) and the"
+        " committed corner regressor, not from the cards' true corners moved at random",
+    )
     args = parser.parse_args()
-    counts = build(args.out, args.pair_views, args.table_views, args.jobs)
+    counts = build(args.out, args.pair_views, args.table_views, args.jobs, args.detector)
     print(", ".join(f"{name}: {n}" for name, n in counts.items()), f"in {args.out}")
     return 0
 

@@ -159,6 +159,32 @@ class UprightReader:
         return np.exp(log_probs).reshape(2, len(quads), -1).mean(axis=0)
 
 
+def outlines(
+    classifier: IdentityClassifier,
+    upright: UprightReader,
+    image: np.ndarray,
+    boxes: list[Box],
+    seen: list[Box],
+    crops: np.ndarray | None = None,
+) -> tuple[list[Quad], list[list[Quad]]]:
+    """The corners of the card in each box of ``boxes`` and of the cards of ``seen`` that touch
+    it (their outlines say what lies over it), from the corner regressor's reading of each
+    one's classifier crop; ``crops``: those of ``boxes``, where cut already."""
+    near = [[o for o in seen if o != box and touches(box, o)] for box in boxes]
+    # Every card to read and every card that touches one: its outline tells where it lies.
+    pairs = zip(boxes, near, strict=True)
+    outlined = list(dict.fromkeys(b for box, around in pairs for b in [box, *around]))
+    cropped = {} if crops is None else dict(zip(boxes, crops, strict=True))
+    others = [b for b in outlined if b not in cropped]
+    if others:
+        cropped.update(zip(others, classifier.crops(image, others, seen), strict=True))
+    windows = [crop_window(image.shape, b) for b in outlined]
+    quads = dict(
+        zip(outlined, upright.quads(np.stack([cropped[b] for b in outlined]), windows), strict=True)
+    )
+    return [quads[b] for b in boxes], [[quads[o] for o in around] for around in near]
+
+
 def fused_names(
     classifier: IdentityClassifier,
     upright: UprightReader | None,
@@ -182,21 +208,10 @@ def fused_names(
     faces = [i for i, name in enumerate(names) if name != NONE]
     if upright is None or not faces:
         return out
-    near = {i: [o for o in seen if o != boxes[i] and touches(boxes[i], o)] for i in faces}
-    # Every card to read and every card that touches one: its outline tells where it lies.
-    outlined = list(dict.fromkeys(b for i in faces for b in [boxes[i], *near[i]]))
-    # The boxes to name were cropped above; only their neighbours are cropped here.
-    cropped = dict(zip(boxes, crops, strict=True))
-    others = [b for b in outlined if b not in cropped]
-    if others:
-        cropped.update(zip(others, classifier.crops(image, others, seen), strict=True))
-    windows = [crop_window(image.shape, b) for b in outlined]
-    quads = dict(
-        zip(outlined, upright.quads(np.stack([cropped[b] for b in outlined]), windows), strict=True)
+    quads, near = outlines(
+        classifier, upright, image, [boxes[i] for i in faces], seen, crops[faces]
     )
-    read = upright.probabilities(
-        image, [quads[boxes[i]] for i in faces], [[quads[o] for o in near[i]] for i in faces]
-    )
+    read = upright.probabilities(image, quads, near)
     cards = [classifier.names.index(card) for card in DECK]
     for i, upright_probs in zip(faces, read, strict=True):
         own = probs[i, cards] / probs[i, cards].sum()

@@ -11,10 +11,12 @@ import numpy as np
 import pytest
 
 from engine.cards import DECK
+from models.identity_data import _recogniser
 from models.synth.scene import CARD, render
 from models.train_upright import augment_views, corner_error_px, turned_pose
-from models.upright_data import INDEX_SHOWN, build, samples
-from vision.identity import CROP_PX, MASK_OTHER, MASK_OWN, MASK_SHARED
+from models.upright_data import INDEX_SHOWN, build, detected_views, samples
+from vision.identity import CROP_PX, MASK_OTHER, MASK_OWN, MASK_SHARED, to_channels
+from vision.paths import DETECTOR_MODEL
 from vision.upright import VIEW_H_PX, VIEW_W_PX, pose_of_quad, quad_of_pose
 
 WINDOW = (0, 0, CROP_PX)
@@ -48,6 +50,34 @@ def test_a_rendered_view_gives_each_face_up_cards_outline_and_upright_view() -> 
     for upright, _ in views:
         assert upright.shape == (VIEW_H_PX, VIEW_W_PX, 4)
         assert (upright[VIEW_H_PX // 2, VIEW_W_PX // 2, 3]) in (MASK_OWN, MASK_SHARED)
+
+
+def test_with_a_detector_the_views_are_those_the_worker_reads() -> None:
+    # Cut at the detector's box, along the corners the regressor reads from its crop: the
+    # committed reader names most of them, as it does on the table.
+    scene = render(
+        random.Random(3),
+        960,
+        720,
+        card_px=60,
+        cards_up=6,
+        cards_down=2,
+        chip_piles=1,
+        pair_share=0.7,
+    )
+    recogniser = _recogniser(DETECTOR_MODEL)
+    views = detected_views(scene.image, scene.labels, recogniser, random.Random(4))
+    readable = [lb.name for lb in scene.labels if lb.cls == CARD and lb.index_shown >= INDEX_SHOWN]
+    assert len(readable) * 0.8 <= len(views) <= len(readable)
+    assert {DECK[k] for _, k in views} <= set(readable)
+    stacked = np.stack([v for v, _ in views])
+    assert (stacked[:, VIEW_H_PX // 2, VIEW_W_PX // 2, 3] != 0).all()  # the card in the middle
+    assert recogniser.upright is not None
+    reader = recogniser.upright.reader
+    blob = to_channels(stacked).transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+    (read,) = reader.run(None, {reader.get_inputs()[0].name: blob})
+    right = read.argmax(axis=1) == np.array([k for _, k in views])
+    assert right.mean() >= 0.7, right
 
 
 def test_corner_noise_warps_a_view_and_its_mask_together() -> None:
