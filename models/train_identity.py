@@ -267,7 +267,8 @@ def main() -> int:
     print(f"train: {len(synth_idx)} rendered + {len(real_idx)} real; val: {len(vy)}", flush=True)
     model = network()
     if args.init is not None and args.init.suffix == ".onnx":
-        from_onnx(model, args.init, to_tensor(tx[rng.choice(len(tx), 512)].astype(np.float32)))
+        sample = to_tensor(tx[rng.choice(len(tx), 512)].astype(np.float32))
+        from_onnx(model, args.init, sample, with_mask_channel, spread_head)
         print(f"continuing from {args.init}", flush=True)
     elif args.init is not None:
         state = torch.load(args.init, map_location="cpu")
@@ -323,11 +324,13 @@ def main() -> int:
     return 0
 
 
-def from_onnx(model, path: Path, sample) -> None:  # type: ignore[no-untyped-def]
-    """Load the weights of an exported model (``models/identity.onnx``: each batch norm folded
-    into its convolution, as the export does) into ``model`` to train it further. Each batch
-    norm gets the statistics of its convolution's output on ``sample`` and passes it through
-    unchanged but for the folded bias (the same function in training and evaluation mode)."""
+def from_onnx(model, path: Path, sample, first=None, head=None) -> None:  # type: ignore[no-untyped-def]
+    """Load the weights of an exported network (each batch norm of its ``body`` folded into its
+    convolution, as the export does; then its ``head``) into ``model`` to train it further.
+    Each batch norm gets the statistics of its convolution's output on ``sample`` and passes
+    it through unchanged but for the folded bias (the same function in training and evaluation
+    mode). ``first`` and ``head``: what makes the input convolution's and the head's weights of
+    an older network fit ``model`` (``with_mask_channel``, ``spread_head``)."""
     import onnx
     import torch
     from onnx import numpy_helper
@@ -341,8 +344,8 @@ def from_onnx(model, path: Path, sample) -> None:  # type: ignore[no-untyped-def
         for layer in layers:
             if isinstance(layer, torch.nn.Conv2d):
                 conv_w, conv_b = convs.pop(0), biases.pop(0)
-                if layer is layers[0]:  # the input's: a classifier of RGB only reads no mask
-                    conv_w = with_mask_channel(conv_w)
+                if layer is layers[0] and first is not None:
+                    conv_w = first(conv_w)
                 layer.weight.copy_(torch.from_numpy(conv_w))
                 x = layer(x)
                 mean, var = x.mean(dim=(0, 2, 3)), x.var(dim=(0, 2, 3), unbiased=False)
@@ -353,8 +356,11 @@ def from_onnx(model, path: Path, sample) -> None:  # type: ignore[no-untyped-def
                 layer.weight.copy_(torch.sqrt(var + layer.eps))
                 layer.bias.copy_(mean + torch.from_numpy(conv_b))
             x = layer(x)
-        model.head.weight.copy_(torch.from_numpy(spread_head(weights["head.weight"])))
-        model.head.bias.copy_(torch.from_numpy(weights["head.bias"]))
+        for name, param in model.head.named_parameters(prefix="head"):
+            value = weights[name]
+            if name == "head.weight" and head is not None:
+                value = head(value)
+            param.copy_(torch.from_numpy(value))
     if convs:
         raise ValueError(f"{path}: {len(convs)} convolutions left over: not this network")
 

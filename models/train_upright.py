@@ -27,7 +27,7 @@ import numpy as np
 
 from engine.cards import DECK
 from models.real import ROOT
-from models.train_identity import export_onnx, to_tensor
+from models.train_identity import export_onnx, from_onnx, to_tensor
 from vision.identity import CROP_PX
 from vision.upright import POSE, VIEW_H_PX, VIEW_MARGIN_PX, VIEW_W_PX, quad_of_pose
 
@@ -191,7 +191,9 @@ def main() -> int:
     parser.add_argument("--data", type=Path, required=True, help="models.upright_data's folder")
     parser.add_argument("--minutes", type=float, default=30.0, help="0: export --init only")
     parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--init", type=Path, help="weights (.pt) to go on from")
+    parser.add_argument(
+        "--init", type=Path, help="weights (.pt) to go on from, or an exported network (.onnx)"
+    )
     parser.add_argument("--corner-noise", type=float, default=0.0, help="reader: pixels")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", type=Path, help="default models/corners.onnx, models/upright.onnx")
@@ -209,7 +211,9 @@ def main() -> int:
     else:
         x, y, x_val, y_val = train["views"], train["labels"], val["views"], val["labels"]
         model = reader_network()
-    if args.init:
+    if args.init and args.init.suffix == ".onnx":  # an exported network (the committed one)
+        from_onnx(model, args.init, to_tensor(x[np.random.default_rng(0).choice(len(x), 512)]))
+    elif args.init:
         model.load_state_dict(torch.load(args.init))
     checkpoint = args.data / f"{'corners' if corners else 'reader'}.pt"
     out = args.out or ROOT / "models" / ("corners.onnx" if corners else "upright.onnx")
