@@ -67,7 +67,7 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train the models from scratch on the CPU (about 22.5 hours on 2 cores),
+# Render the data and train the models from scratch on the CPU (about 23.5 hours on 2 cores),
 # export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the two
 # trainings from scratch. The detector then trains on from its best epoch four times: on the
 # renders, with light surfaces added, on tiles of rendered hands on the demo's table (the
@@ -85,9 +85,10 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 # then on from that run's best at half its rate, and once more at that rate with views of cards
 # at the table's scale lying one over another added (the lower card of a pair). Last, the
 # corner regressor and the upright reader that read a face-up card another touches
-# (vision/upright.py; rendered views only, about 3.1 hours more): each from scratch, then on at
+# (vision/upright.py; rendered views only, about 4 hours more): each from scratch, then on at
 # half the rate (the regressor once more at a quarter), the reader with its views warped as if
-# its corners were 2 pixels off.
+# its corners were 2 pixels off, and once more at a quarter on the views the worker reads
+# (the detector's boxes, the regressor's corners; 2026-12-04).
 HOURS ?= 1.5
 MINUTES ?= 70
 SPARSE = --lr 1e-3 --real-share 0.35 --threads 2 --select sum
@@ -154,6 +155,10 @@ models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 	$(TRAIN) -m models.train_upright reader --data build/upright --minutes 30
 	$(TRAIN) -m models.train_upright reader --data build/upright \
 		--init build/upright/reader.pt --lr 1e-3 --corner-noise 2 --minutes 48
+	$(BIN)/python -m models.upright_data build/upright-det --pair-views 4000 --table-views 1000 \
+		--detector models/detector.onnx
+	$(TRAIN) -m models.train_upright reader --data build/upright-det --init models/upright.onnx \
+		--lr 5e-4 --minutes 35
 
 # The models' accuracy on the real test photos and on rendered 1080p tables (models/README.md).
 eval: $(VENV)/.installed-dev

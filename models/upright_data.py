@@ -163,7 +163,7 @@ def build(
 ) -> dict[str, int]:
     """Render the views and write the four files; the number of samples in each. With
     ``detector``, the reader's views are those the worker reads with it and the committed
-    readers (``detected_views``)."""
+    corner regressor (``detected_views``)."""
     todo = [("pair", PAIR_SEED + i, detector) for i in range(pair_views)]
     todo += [("table", TABLE_SEED + i, detector) for i in range(table_views)]
     random.Random(0).shuffle(todo)
