@@ -50,7 +50,7 @@ from models.synth.table_tiles import video_for
 from models.synth.video import step_frames
 from vision import recognise
 from vision.identity import CROP_PX, NONE, Box, box_mask, card_crop
-from vision.recognise import Recogniser, merge
+from vision.recognise import Recogniser
 from vision.tiles import iou
 
 LABELS: tuple[str, ...] = (*DECK, NONE)
@@ -193,8 +193,7 @@ def detected_cards(
     """What the worker finds of ``labels``' face-up cards that show ``index_shown`` of a corner
     index: the box the detector finds for each (read in tiles, as the worker reads a frame; a
     card it does not find is left out), and every card or back it finds (face up or down)."""
-    h, w = image.shape[:2]
-    found = merge(recogniser.detect_tiles(image, recogniser.grid(w, h)))
+    found = recogniser.detect_frame(image)
     sheets = [d.box for d in found if d.label in recognise.SHEETS]
     faces = [d.box for d in found if d.label == recognise.CARD]
     cards = []

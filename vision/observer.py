@@ -122,10 +122,6 @@ def _intersection(a: Box, b: Box) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def _area(box: Box) -> float:
-    return (box[2] - box[0]) * (box[3] - box[1])
-
-
 def _covered(chips: Sequence[Box], covers: Sequence[Box]) -> np.ndarray:
     """For each of ``chips``, whether one of ``covers`` lies over a third of it or more."""
     if not chips or not covers:

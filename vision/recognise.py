@@ -220,9 +220,16 @@ class Recogniser:
         return self.name(image, self.detect_image(image))
 
     def frame(self, frame: np.ndarray, tiles: Iterable[Tile] | None = None) -> list[Sighting]:
+        return self.name(frame, self.detect_frame(frame, tiles))
+
+    def detect_frame(
+        self, frame: np.ndarray, tiles: Iterable[Tile] | None = None
+    ) -> list[Detection]:
+        """One box per object of ``frame`` read in ``tiles`` (default: the whole grid) at full
+        resolution, as the worker reads a camera's frame."""
         h, w = frame.shape[:2]
         chosen = self.grid(w, h) if tiles is None else tiles
-        return self.name(frame, merge(self.detect_tiles(frame, chosen)))
+        return merge(self.detect_tiles(frame, chosen))
 
 
 def _clipped(d: Detection, width: int, height: int) -> Detection:

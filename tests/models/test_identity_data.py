@@ -91,7 +91,7 @@ def test_with_a_detector_each_card_is_cut_at_the_box_the_worker_finds_for_it() -
         pair_share=0.7,
     )
     recogniser = _recogniser(DETECTOR_MODEL)
-    found = recognise.merge(recogniser.detect_tiles(scene.image, recogniser.grid(960, 720)))
+    found = recogniser.detect_frame(scene.image)
     boxes = [d.box for d in found if d.label == recognise.CARD]
     readable = [
         lb.name for lb in scene.labels if lb.cls == CARD and lb.index_shown >= INDEX_READABLE
