@@ -11,7 +11,9 @@ parameters, a factorised rank / suit head) learns the 52 cards from their uprigh
 turned by a half turn at random and, with ``--corner-noise``, warped as if its corners were off
 by that many pixels (as the regressor's are: 3 pixels at the median). The weights with the best
 validation score are kept in the data folder (``corners.pt``, ``reader.pt``; ``--init`` goes on
-from them) and exported to ``models/corners.onnx`` or ``models/upright.onnx``.
+from them) and exported to ``models/corners.onnx`` or ``models/upright.onnx``. On a GPU machine,
+``--device cuda --loaders N`` trains there with N processes augmenting the batches
+(``scripts/train-readers-gpu.sh``).
 """
 
 from __future__ import annotations
@@ -185,6 +187,35 @@ def corner_error_px(predicted: np.ndarray, poses: np.ndarray) -> np.ndarray:
     return np.array(out)
 
 
+class Batches:
+    """One pass over the training samples in batches of ``BATCH``, augmented, each batch from
+    its own seed (so loader processes make the same batches as one process would)."""
+
+    def __init__(
+        self, x: np.ndarray, y: np.ndarray, corners: bool, corner_noise_px: float, seed: int
+    ) -> None:
+        self.x, self.y, self.corners, self.noise, self.seed = x, y, corners, corner_noise_px, seed
+        order = np.random.default_rng(seed).permutation(len(x))
+        self.batches = [np.sort(order[i : i + BATCH]) for i in range(0, len(x) - BATCH + 1, BATCH)]
+
+    def __len__(self) -> int:
+        return len(self.batches)
+
+    def arrays(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Batch ``i``: its samples augmented, and their targets."""
+        rng = np.random.default_rng((self.seed, i))
+        idx = self.batches[i]
+        if self.corners:
+            return augment_crops(self.x[idx], self.y[idx], rng)
+        return augment_views(self.x[idx], rng, self.noise), self.y[idx].astype(np.int64)
+
+    def __getitem__(self, i: int):  # type: ignore[no-untyped-def]
+        import torch
+
+        batch, target = self.arrays(i)
+        return to_tensor(batch), torch.from_numpy(target)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("network", choices=("corners", "reader"))
@@ -196,6 +227,11 @@ def main() -> int:
     )
     parser.add_argument("--corner-noise", type=float, default=0.0, help="reader: pixels")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--device", default="cpu", help="torch device: cpu, cuda")
+    parser.add_argument(
+        "--loaders", type=int, default=0, help="processes that augment batches (0: this one)"
+    )
+    parser.add_argument("--score-steps", type=int, default=200, help="steps between validations")
     parser.add_argument("--out", type=Path, help="default models/corners.onnx, models/upright.onnx")
     args = parser.parse_args()
 
@@ -214,65 +250,72 @@ def main() -> int:
     if args.init and args.init.suffix == ".onnx":  # an exported network (the committed one)
         from_onnx(model, args.init, to_tensor(x[np.random.default_rng(0).choice(len(x), 512)]))
     elif args.init:
-        model.load_state_dict(torch.load(args.init))
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+    device = torch.device(args.device)
+    model.to(device)
     checkpoint = args.data / f"{'corners' if corners else 'reader'}.pt"
     out = args.out or ROOT / "models" / ("corners.onnx" if corners else "upright.onnx")
-    print(f"{len(x)} training, {len(x_val)} validation samples", flush=True)
+    print(f"{len(x)} training, {len(x_val)} validation samples on {device}", flush=True)
+    val_batches = [to_tensor(x_val[i : i + 512]) for i in range(0, len(x_val), 512)]
 
     def score() -> float:
         """Validation: the median corner error in pixels, or the share of cards named wrong."""
         model.eval()
         with torch.no_grad():
-            p = np.concatenate(
-                [model(to_tensor(x_val[i : i + 512])).numpy() for i in range(0, len(x_val), 512)]
-            )
+            p = np.concatenate([model(b.to(device)).cpu().numpy() for b in val_batches])
         model.train()
         if corners:
             return float(np.median(corner_error_px(p, y_val)))
         return float((p.argmax(axis=1) != y_val).mean())
 
+    def keep() -> None:
+        torch.save({k: v.cpu() for k, v in model.state_dict().items()}, checkpoint)
+
     best = score()
     print(f"start: {'corners px' if corners else 'wrong'} {best:.4f}", flush=True)
-    torch.save(model.state_dict(), checkpoint)
+    keep()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    weights = torch.tensor(POSE_WEIGHTS)
-    rng = np.random.default_rng(0)
-    started, total_s, step = time.monotonic(), args.minutes * 60, 0
+    weights = torch.tensor(POSE_WEIGHTS, device=device)
+    started, total_s, step, epoch = time.monotonic(), args.minutes * 60, 0, 0
     while time.monotonic() - started < total_s:
-        order = rng.permutation(len(x))
-        for i in range(0, len(order) - BATCH + 1, BATCH):
+        loader = torch.utils.data.DataLoader(
+            Batches(x, y, corners, args.corner_noise, seed=epoch),
+            batch_size=None,
+            num_workers=args.loaders,
+            pin_memory=device.type == "cuda",
+        )
+        epoch += 1
+        for batch, target in loader:
             done = (time.monotonic() - started) / total_s
             if done >= 1:
                 break
             for group in opt.param_groups:
                 group["lr"] = args.lr * 0.5 * (1 + math.cos(math.pi * done))
-            idx = np.sort(order[i : i + BATCH])
+            predicted = model(batch.to(device, non_blocking=True))
+            target = target.to(device, non_blocking=True)
             if corners:
-                batch, target = augment_crops(x[idx], y[idx], rng)
-                predicted = model(to_tensor(batch))
                 loss = torch.nn.functional.smooth_l1_loss(
-                    predicted, torch.from_numpy(target), reduction="none", beta=0.02
+                    predicted, target, reduction="none", beta=0.02
                 )
                 loss = (loss * weights).mean()
             else:
-                batch = augment_views(x[idx], rng, args.corner_noise)
-                labels = torch.from_numpy(y[idx].astype(np.int64))
-                loss = torch.nn.functional.nll_loss(model(to_tensor(batch)), labels)
+                loss = torch.nn.functional.nll_loss(predicted, target)
             opt.zero_grad()
             loss.backward()
             opt.step()
             step += 1
-            if step % 200 == 0:
+            if step % args.score_steps == 0:
                 now = score()
                 elapsed = time.monotonic() - started
                 print(f"{elapsed:.0f} s, step {step}: loss {loss.item():.4f}, val {now:.4f}")
                 if now <= best:
                     best = now
-                    torch.save(model.state_dict(), checkpoint)
+                    keep()
     if args.minutes > 0 and score() <= best:
-        torch.save(model.state_dict(), checkpoint)
+        keep()
     model.load_state_dict(torch.load(checkpoint))
-    model.eval()
+    model.to("cpu").eval()
+    device = torch.device("cpu")
     export(model, out, corners)
     print(f"best val {score():.4f}; wrote {out}")
     return 0

@@ -13,7 +13,7 @@ import pytest
 from engine.cards import DECK
 from models.identity_data import _recogniser
 from models.synth.scene import CARD, render
-from models.train_upright import augment_views, corner_error_px, turned_pose
+from models.train_upright import BATCH, Batches, augment_views, corner_error_px, turned_pose
 from models.upright_data import INDEX_SHOWN, build, detected_views, samples
 from vision.identity import CROP_PX, MASK_OTHER, MASK_OWN, MASK_SHARED, to_channels
 from vision.paths import DETECTOR_MODEL
@@ -101,3 +101,16 @@ def test_build_writes_the_regressors_and_the_readers_data(tmp_path: Path) -> Non
         assert len(corners["crops"]) == len(corners["poses"]) == counts[f"corners-{split}"]
         assert len(views["views"]) == len(views["labels"]) == counts[f"views-{split}"]
         assert views["labels"].max() < len(DECK)
+
+
+def test_a_pass_of_batches_is_the_same_whichever_process_makes_each_batch() -> None:
+    views = np.random.default_rng(0).integers(0, 255, (300, VIEW_H_PX, VIEW_W_PX, 4), np.uint8)
+    labels = np.arange(300) % len(DECK)
+    one, other = (Batches(views, labels, False, 2.0, seed=7) for _ in range(2))
+    assert len(one) == 300 // BATCH
+    for i in reversed(range(len(one))):  # in any order, as loader processes take them
+        (batch, target), (again, again_target) = one.arrays(i), other.arrays(i)
+        assert np.array_equal(batch, again) and np.array_equal(target, again_target)
+    taken = np.concatenate(one.batches)
+    assert len(set(taken.tolist())) == len(taken)  # no sample twice in a pass
+    assert not np.array_equal(taken, np.concatenate(Batches(views, labels, False, 2.0, 8).batches))
