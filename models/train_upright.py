@@ -13,7 +13,7 @@ by that many pixels (as the regressor's are: 3 pixels at the median). The weight
 validation score are kept in the data folder (``corners.pt``, ``reader.pt``; ``--init`` goes on
 from them) and exported to ``models/corners.onnx`` or ``models/upright.onnx``. On a GPU machine,
 ``--device cuda --loaders N`` trains there with N processes augmenting the batches
-(``scripts/train-readers-gpu.sh``).
+(``scripts/train-readers.sh``).
 """
 
 from __future__ import annotations
