@@ -254,29 +254,70 @@ def _pt(p: tuple[float, float]) -> tuple[int, int]:
 
 def index_shown(ids: np.ndarray, index: int, corners: np.ndarray) -> float:
     """The fraction of the better of a card's two corner indices that shows object ``index`` in
-    the id map ``ids``; ``corners``: the card's four corners from ``paste``."""
+    the id map ``ids``; ``corners``: the card's four corners in the map. What lies beyond the
+    map does not show."""
     top_left, top_right, _, bottom_left = corners.astype(np.float64)
     across, down = top_right - top_left, bottom_left - top_left
     u, v = INDEX_CORNER
     best = 0.0
     e = 0.02  # inside the card's edge (whose pixels are partly the table's)
+    height, width = ids.shape
     for a, b in (((e, e), (u, v)), ((1 - u, 1 - v), (1 - e, 1 - e))):
         quad = [
             top_left + x * across + y * down
             for x, y in ((a[0], a[1]), (b[0], a[1]), (b[0], b[1]), (a[0], b[1]))
         ]
         pts = np.round(np.array(quad)).astype(np.int32)
-        x0, y0 = np.maximum(pts.min(axis=0), 0)
-        x1, y1 = pts.max(axis=0) + 1
-        x1, y1 = min(x1, ids.shape[1]), min(y1, ids.shape[0])
-        if x1 <= x0 or y1 <= y0:
-            continue
+        (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0) + 1
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillConvexPoly(mask, pts - np.array([x0, y0]), 1)
+        region = np.full(mask.shape, -1, ids.dtype)  # the map under the quad, -1 beyond it
+        cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+        if cx1 > cx0 and cy1 > cy0:
+            region[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] = ids[cy0:cy1, cx0:cx1]
         inside = mask.astype(bool)
         if inside.any():
-            best = max(best, float(np.mean(ids[y0:y1, x0:x1][inside] == index)))
+            best = max(best, float(np.mean(region[inside] == index)))
     return best
+
+
+def seen_ids(ids: np.ndarray, homography: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The id map of the canvas as the camera sees it (``finish``'s tilt); -1 beyond the canvas,
+    where the image shows the canvas's edge reflected (no object to find there)."""
+    warped = cv2.warpPerspective(
+        ids.astype(np.float32),
+        homography,
+        size,
+        flags=cv2.INTER_NEAREST,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=-1,
+    )
+    return warped.astype(np.int32)
+
+
+def labelled(
+    placed: Sequence[tuple[int, str, np.ndarray]], ids: np.ndarray, homography: np.ndarray
+) -> list[Label]:
+    """The labels of the ``placed`` objects (class, name, outline on the canvas) that the camera
+    sees: ``ids`` (the canvas's id map) and each outline taken through ``homography`` into the
+    image, an object labelled when ``VISIBLE`` of its area shows in the image (or ``INDEX_READABLE``
+    of a face-up card's corner index), its box clipped to the image."""
+    h, w = ids.shape
+    seen = seen_ids(ids, homography, (w, h))
+    shown = np.bincount(seen.ravel() + 1, minlength=len(placed) + 1)[1:]
+    labels = []
+    for index, (cls, name, corners) in enumerate(placed):
+        pts = cv2.perspectiveTransform(corners[None, :, :].astype(np.float32), homography)[0]
+        full = cv2.contourArea(cv2.convexHull(pts))
+        shows = index_shown(seen, index, pts) if cls == CARD else 1.0
+        if shown[index] < VISIBLE * full and not (cls == CARD and shows >= INDEX_READABLE):
+            continue  # (almost) hidden under later objects or beyond the image
+        x1, y1, x2, y2 = _box(pts)
+        x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+        if x2 - x1 > 4 and y2 - y1 > 4:
+            quad = tuple((float(x), float(y)) for x, y in pts) if cls in (CARD, BACK) else ()
+            labels.append(Label(cls, (x1, y1, x2, y2), name, shows, quad))
+    return labels
 
 
 def render(
@@ -368,21 +409,7 @@ def render(
         ids[np.any(canvas != before, axis=2)] = len(placed)
         placed.append((HAND, "hand", outline))
     image, homography = finish(canvas, rng)
-    h, w = image.shape[:2]
-    labels = []
-    shown = np.bincount(ids.ravel() + 1, minlength=len(placed) + 1)[1:]
-    for index, (cls, name, corners) in enumerate(placed):
-        full = cv2.contourArea(cv2.convexHull(corners.astype(np.float32)))
-        shows = index_shown(ids, index, corners) if cls == CARD else 1.0
-        if shown[index] < VISIBLE * full and not (cls == CARD and shows >= INDEX_READABLE):
-            continue  # (almost) hidden under later objects: nothing to find or name
-        pts = cv2.perspectiveTransform(corners[None, :, :].astype(np.float32), homography)[0]
-        x1, y1, x2, y2 = _box(pts)
-        x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
-        if x2 - x1 > 4 and y2 - y1 > 4:
-            quad = tuple((float(x), float(y)) for x, y in pts) if cls in (CARD, BACK) else ()
-            labels.append(Label(cls, (x1, y1, x2, y2), name, shows, quad))
-    return Scene(image, labels)
+    return Scene(image, labelled(placed, ids, homography))
 
 
 def finish(

@@ -11,7 +11,17 @@ import pytest
 from engine.cards import DECK
 from models.synth import scene
 from models.synth.cards import PIPS, STYLES, H, W, draw_back, draw_card
-from models.synth.scene import BACK, CARD, CHIP, HAND, index_shown, paste, render, yolo_lines
+from models.synth.scene import (
+    BACK,
+    CARD,
+    CHIP,
+    HAND,
+    index_shown,
+    labelled,
+    paste,
+    render,
+    yolo_lines,
+)
 
 
 def test_every_card_of_every_style_is_distinct() -> None:
@@ -139,6 +149,22 @@ def test_a_card_whose_two_corner_indices_are_covered_is_marked_unreadable() -> N
     # A card turned half round: its corners are listed from the sprite's own top-left.
     turned = paste(canvas, face, (100, 300), 180, 0.3, owner=(ids, 3))
     assert index_shown(ids, 3, turned) > 0.95
+
+
+def test_a_card_mostly_beyond_the_image_is_not_labelled() -> None:
+    # A card at the frame's edge showing a strip of itself and part of one corner index is
+    # nobody's to name: until 2026-12-04 its index counted as shown (only the pixels in the
+    # frame were looked at), and the camera's tilt moved cards out of the frame unnoticed.
+    canvas = np.zeros((400, 400, 3), np.float32)
+    ids = np.full((400, 400), -1, np.int32)
+    face = draw_card("Qs", STYLES[0]).astype(np.float32)
+    inside = paste(canvas, face, (200, 200), 0, 0.5, owner=(ids, 0))
+    width = inside[1][0] - inside[0][0]
+    edge = paste(canvas, face, (8 - width / 2, 200), 0, 0.5, owner=(ids, 1))  # 8 px in the frame
+    placed = [(CARD, "Qs", inside), (CARD, "Qs", edge)]
+    assert [label.box[0] for label in labelled(placed, ids, np.eye(3))] == [inside[0][0]]
+    moved = np.float32([[1, 0, -200 - width / 2 + 8], [0, 1, 0], [0, 0, 1]])  # the tilt
+    assert labelled(placed, ids, moved) == []
 
 
 def test_the_cards_of_a_rendered_view_report_their_index_shown() -> None:
