@@ -338,6 +338,7 @@ def render(
     ``card_px_range``); the table's colour is one of ``surfaces``; ``pair_share`` of the cards
     have a second card lying over them (a hand held or shown)."""
     canvas = felt(width, height, rng, surfaces)
+    table = canvas.copy()  # the bare table: what the camera sees past the canvas's edge
     card_w = card_px if card_px is not None else rng.uniform(*card_px_range)
     scale = card_w / W
     style = STYLES[rng.randrange(len(STYLES))]
@@ -408,20 +409,26 @@ def render(
         outline = dealer_hand(canvas, rng, tip, card_w * rng.uniform(1.2, 1.6))
         ids[np.any(canvas != before, axis=2)] = len(placed)
         placed.append((HAND, "hand", outline))
-    image, homography = finish(canvas, rng)
+    image, homography = finish(canvas, rng, beyond=table)
     return Scene(image, labelled(placed, ids, homography))
 
 
 def finish(
-    canvas: np.ndarray, rng: random.Random, homography: np.ndarray | None = None
+    canvas: np.ndarray,
+    rng: random.Random,
+    homography: np.ndarray | None = None,
+    beyond: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Light, a camera tilt (random unless given), blur and noise; returns the 8-bit image and
-    the tilt's homography."""
+    the tilt's homography. Where the tilt shows past the canvas's edge the image shows
+    ``beyond`` (the bare table) reflected there, not the canvas: the canvas's cards, chips and
+    hands reflected would be mirror images no camera sees (until 2026-12-04 they were, and the
+    readers named some of them)."""
     height, width = canvas.shape[:2]
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     lx, ly = rng.uniform(0, width), rng.uniform(0, height)
     light = 1.15 - 0.35 * np.sqrt(((xx - lx) / width) ** 2 + ((yy - ly) / height) ** 2)
-    canvas = canvas * (light * rng.uniform(0.7, 1.15))[:, :, None]
+    light = (light * rng.uniform(0.7, 1.15))[:, :, None]
     if homography is None:
         src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
         j = 0.06
@@ -429,11 +436,18 @@ def finish(
             [[rng.uniform(-j, j) * width, rng.uniform(-j, j) * height] for _ in range(4)]
         )
         homography = cv2.getPerspectiveTransform(src, dst)
-    canvas = cv2.warpPerspective(canvas, homography, (width, height), borderMode=cv2.BORDER_REFLECT)
+    size = (width, height)
+    image = cv2.warpPerspective(canvas * light, homography, size, borderMode=cv2.BORDER_REFLECT)
+    if beyond is not None:
+        past = cv2.warpPerspective(
+            np.zeros((height, width), np.uint8), homography, size, borderValue=1
+        ).astype(bool)
+        table = cv2.warpPerspective(beyond * light, homography, size, borderMode=cv2.BORDER_REFLECT)
+        image[past] = table[past]
     if rng.random() < 0.5:
-        canvas = cv2.GaussianBlur(canvas, (0, 0), rng.uniform(0.3, 1.4))
-    canvas += np.random.default_rng(rng.randrange(2**32)).normal(0, rng.uniform(1, 7), canvas.shape)
-    return np.clip(canvas, 0, 255).astype(np.uint8), homography
+        image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.3, 1.4))
+    image += np.random.default_rng(rng.randrange(2**32)).normal(0, rng.uniform(1, 7), image.shape)
+    return np.clip(image, 0, 255).astype(np.uint8), homography
 
 
 def yolo_lines(scene: Scene) -> str:

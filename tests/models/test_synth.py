@@ -16,6 +16,7 @@ from models.synth.scene import (
     CARD,
     CHIP,
     HAND,
+    finish,
     index_shown,
     labelled,
     paste,
@@ -165,6 +166,21 @@ def test_a_card_mostly_beyond_the_image_is_not_labelled() -> None:
     assert [label.box[0] for label in labelled(placed, ids, np.eye(3))] == [inside[0][0]]
     moved = np.float32([[1, 0, -200 - width / 2 + 8], [0, 1, 0], [0, 0, 1]])  # the tilt
     assert labelled(placed, ids, moved) == []
+
+
+def test_past_the_canvas_the_camera_sees_the_table_not_the_objects_mirrored() -> None:
+    # The tilt shows past the canvas's edge; until 2026-12-04 the image showed the canvas
+    # reflected there, cards and all: mirror images the readers named, no label for them.
+    table = np.full((100, 100, 3), 60, np.float32)
+    canvas = table.copy()
+    canvas[:, :10] = 250  # a card along the left edge
+    shrink = np.float32([[0.8, 0, 10], [0, 0.8, 10], [0, 0, 1]])  # the canvas 10 px in
+    for seed in range(4):
+        image, _ = finish(canvas, random.Random(seed), shrink, beyond=table)
+        card = image[20:80, 12:16].astype(float).mean()
+        assert image[20:80, 3:7].astype(float).mean() < 0.6 * card
+        mirrored, _ = finish(canvas, random.Random(seed), shrink)  # no table given: as before
+        assert mirrored[20:80, 3:7].astype(float).mean() > 0.8 * card
 
 
 def test_the_cards_of_a_rendered_view_report_their_index_shown() -> None:
