@@ -283,7 +283,7 @@ def index_shown(ids: np.ndarray, index: int, corners: np.ndarray) -> float:
 
 def seen_ids(ids: np.ndarray, homography: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """The id map of the canvas as the camera sees it (``finish``'s tilt); -1 beyond the canvas,
-    where the image shows the canvas's edge reflected (no object to find there)."""
+    where the image shows the bare table (no object to find there)."""
     warped = cv2.warpPerspective(
         ids.astype(np.float32),
         homography,
