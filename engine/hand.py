@@ -36,6 +36,7 @@ from engine.events import (
     TableConfig,
     TrayCount,
 )
+from engine.pots import UNCALLED_POT, uncalled_return
 from engine.settlement import Settlement, settle
 
 
@@ -180,6 +181,9 @@ class Record:
     shows: list[Show] = field(default_factory=list)
     mucks: list[Muck] = field(default_factory=list)
     awards: list[Award] = field(default_factory=list)
+    """Every award: the pots pushed and the uncalled bets handed back."""
+    pushes: list[Award] = field(default_factory=list)
+    """The awards that push a pot (not an uncalled bet handed back)."""
     rakes: list[Rake] = field(default_factory=list)
     trays: list[TrayCount] = field(default_factory=list)
     stacks: list[StackCount] = field(default_factory=list)
@@ -268,7 +272,7 @@ class Hand:
             CardSeen: self._on_card,  # type: ignore[dict-item]
             Show: self._on_show,  # type: ignore[dict-item]
             Muck: self._on_muck,  # type: ignore[dict-item]
-            Award: self.record.awards.append,  # type: ignore[dict-item]
+            Award: self._on_award,  # type: ignore[dict-item]
             Rake: self._on_rake,  # type: ignore[dict-item]
             TrayCount: self.record.trays.append,  # type: ignore[dict-item]
             StackCount: self.record.stacks.append,  # type: ignore[dict-item]
@@ -422,6 +426,24 @@ class Hand:
         # A straddle (a blind above the big blind) sets the new minimum raise (R-BLIND-7).
         self.min_raise = max(self.min_raise, self.street_bets[event.seat])
         self.limit_bets = 1
+
+    def _on_award(self, event: Award) -> None:
+        self.record.awards.append(event)
+        if not self._hands_back_uncalled(event):
+            self.record.pushes.append(event)
+
+    def _hands_back_uncalled(self, event: Award) -> bool:
+        """The award gives a bet nobody called back to its owner: labelled ``uncalled``, or the
+        owner's first award, of exactly the bet's unmatched part (dealers return it as soon as
+        the betting ends, before the hands are killed and the pot is pushed)."""
+        if event.pot == UNCALLED_POT:
+            return True
+        seat, amount = uncalled_return(self.committed)
+        return (
+            seat == event.seat
+            and amount == event.amount
+            and not any(award.seat == seat for award in self.record.awards[:-1])
+        )
 
     def _on_rake(self, event: Rake) -> None:
         self.record.rakes.append(event)

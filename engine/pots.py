@@ -19,6 +19,10 @@ class Pot:
     eligible: tuple[int, ...]
 
 
+UNCALLED_POT = "uncalled"
+"""The ``pot`` of an award that hands an uncalled bet back to its owner."""
+
+
 def uncalled_return(committed: Mapping[int, int]) -> tuple[int | None, int]:
     """The seat whose top contribution nobody matched, and the amount to give back to it."""
     if len(committed) < 2:

@@ -95,9 +95,12 @@ def pot_winners(
 ) -> tuple[list[int], str]:
     """The seats that win ``pot`` (several on a tie), or none and why it cannot be decided.
 
-    A lone contender wins without showing; otherwise only hands tabled in full can win
-    (R-SHOW-1), ranked by eval7 (R-SHOW-3, R-SHOW-4).
+    The last live hand wins an uncontested pot whether or not it was thrown in before the push
+    (everyone else folded to it). A lone contender wins without showing; otherwise only hands
+    tabled in full can win (R-SHOW-1), ranked by eval7 (R-SHOW-3, R-SHOW-4).
     """
+    if len(pot.eligible) == 1:
+        return list(pot.eligible), ""
     contenders = [s for s in pot.eligible if s not in mucked]
     if len(contenders) == 1:
         return contenders, ""

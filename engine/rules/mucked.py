@@ -150,9 +150,9 @@ def played_the_board(hand: Hand, s: Settlement) -> Found:
 @rule("R-MUCK-8", hook="end")
 def losers_killed_before_push(hand: Hand, s: Settlement) -> Found:
     """The pot of a showdown is pushed while a losing hand is still on the table."""
-    if not hand.record.awards or len(hand.board) < 5 or hand.hand_decided:
+    if not hand.record.pushes or len(hand.board) < 5 or hand.hand_decided:
         return NONE
-    first_push = hand.record.awards[0].seq
+    first_push = hand.record.pushes[0].seq
     winners = {seat for shares in s.shares.values() for seat in shares}
     killed = {m.seat: m.seq for m in hand.record.mucks}
     waiting = [

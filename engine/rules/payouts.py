@@ -229,7 +229,7 @@ def rake(hand: Hand, s: Settlement) -> Found:
 def award_order(hand: Hand, s: Settlement) -> Found:
     """Side pots are awarded before the main pot, top side pot first."""
     order = {pot.name: i for i, pot in enumerate(s.pots)}
-    labelled = [a for a in hand.record.awards if a.pot in order]
+    labelled = [a for a in hand.record.pushes if a.pot in order]
     for earlier, later in pairwise(labelled):
         if order[later.pot] > order[earlier.pot]:
             return (

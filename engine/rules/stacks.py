@@ -95,9 +95,9 @@ def chips_off_the_table(hand: Hand, event: Event) -> Found:
 def hidden_chips(hand: Hand, s: Settlement) -> Found:
     """A player all-in who lost everything is then seen with chips: hidden chips."""
     finishing = s.finishing_stacks
-    if finishing is None or not hand.record.awards:
+    if finishing is None or not hand.record.pushes:
         return NONE
-    first_push = hand.record.awards[0].seq
+    first_push = hand.record.pushes[0].seq
     for count in hand.record.stacks:
         seat = count.seat
         lost_all = seat in hand.all_in and finishing.get(seat) == 0
