@@ -26,6 +26,8 @@ class InputError:
     line: int
     field: str | None
     message: str
+    line_kept: bool = False
+    """The rest of the line was read and applied (a wrong optional field, a seq out of order)."""
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}"

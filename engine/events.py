@@ -46,6 +46,13 @@ class Face(StrEnum):
     DOWN = "down"
 
 
+class MuckedBy(StrEnum):
+    PLAYER = "player"
+    """The player threw the hand away."""
+    DEALER = "dealer"
+    """The dealer killed it."""
+
+
 class MisdealCutoff(StrEnum):
     RROP = "rrop"
     """Robert's Rules: once two players after the blinds have acted."""
@@ -170,8 +177,8 @@ class Show(Event):
 class Muck(Event):
     TYPE: ClassVar[str] = "muck"
     seat: int
-    by: str | None = None
-    """``player`` (thrown away) or ``dealer`` (killed), when known."""
+    by: MuckedBy | None = None
+    """Who threw it in, when known."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

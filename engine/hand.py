@@ -155,6 +155,9 @@ class HandReport:
     hand: str
     complete: bool
     """The log had the ``hand_end`` of this hand."""
+    cut: str | None = None
+    """Why the hand was not judged past a point: a line of it was missing or could not be read
+    (the alerts raised before stand; the rules after it and at its end did not run)."""
     starting_stacks: Mapping[int, int]
     board: tuple[str, ...]
     shown: Mapping[int, tuple[str, ...]]
@@ -258,6 +261,8 @@ class Hand:
         self.last_seq = start.seq
         self.previous: PreviousHand | None = None
         """The last hand at this table: its button and its seats (set by the session)."""
+        self.cut: str | None = None
+        """Why the rest of the hand is not judged (see ``HandReport.cut``)."""
         self.superseded_by: HandStart | None = None
         """The next hand's start, when it came before this hand's ``hand_end``."""
         self.memo: dict[str, object] = {}
@@ -292,6 +297,13 @@ class Hand:
         else:
             self.rules.apply(self, event, handler)
 
+    def cut_here(self, reason: str) -> None:
+        """A line of this hand is missing or unreadable: follow the rest, judge none of it (the
+        state after a hole is a guess, and a guess must not become an alert)."""
+        if self.cut is None:
+            self.cut = reason
+            self.rules = None
+
     def next_actor(self) -> int | None:
         """The seat whose turn it is, or None while no betting round is open."""
         self._open_round()
@@ -310,6 +322,7 @@ class Hand:
             table=self.table.table,
             hand=self.hand,
             complete=complete,
+            cut=self.cut,
             starting_stacks=self.starting_stacks,
             board=tuple(self.board),
             shown=dict(self.shown),

@@ -60,10 +60,17 @@ class TableSession:
         self.hand.apply(event)
         return None
 
+    def cut(self, reason: str) -> None:
+        """A line is missing or unreadable: the hand open, if any, is not judged past it."""
+        if self.hand is not None:
+            self.hand.cut_here(reason)
+
     def close(self) -> HandReport | None:
-        """End of the log: settle the hand still open, if any."""
+        """End of the log: settle the hand still open, if any, without judging its end (the log
+        was cut off: the hand may still be in play)."""
         if self.hand is None:
             return None
+        self.hand.cut_here("the log ends before its hand_end")
         return self._close(complete=False, seq=self.last_seq)
 
     def _start(self, event: HandStart) -> HandReport | None:
@@ -124,11 +131,14 @@ def check(
     for line, item in items:
         if isinstance(item, InputError):
             errors.append(item)
+            if not item.line_kept:
+                session.cut(f"line {line} could not be read")
             continue
         try:
             report = session.feed(item)
         except EventError as exc:
             errors.append(InputError(path=path, line=line, field=exc.field, message=exc.message))
+            session.cut(f"line {line} could not be applied")
             continue
         if report is not None:
             hands.append(report)

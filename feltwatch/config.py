@@ -22,8 +22,9 @@ from typing import Annotated, Literal, TypeVar
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from engine.codec import EventError, parse_house_rules
+from engine.errors import EventError
 from engine.events import Game, HouseRules, TableConfig
+from engine.fields import house_rules as parse_house_rules
 from feltwatch.mqtt import BrokerSection
 
 

@@ -23,6 +23,8 @@ def _seats(amounts: Mapping[int, int]) -> str:
 def hand_summary(report: HandReport) -> list[str]:
     s = report.settlement
     state = "" if report.complete else " (no hand_end)"
+    if report.cut:
+        state += f" (incomplete, not judged: {report.cut})"
     lines = [f"hand {report.hand} at {report.table}{state}"]
     if report.board:
         lines.append(f"  board    {' '.join(report.board)}")

@@ -54,14 +54,14 @@ def test_unknown_fields_are_kept_and_ignored() -> None:
 BAD = [
     ("{not json", None, "malformed JSON"),
     ("[1, 2]", None, "expected a JSON object"),
-    ('{"type":"teleport","seq":1,"ts_ms":0}', "type", "unknown event type 'teleport'"),
+    ('{"type":"teleport","seq":1,"ts_ms":0}', "type", 'unknown event type "teleport"'),
     ('{"type":"muck","ts_ms":0,"seat":1}', "seq", "missing"),
     ('{"type":"shoe_draw","seq":1,"ts_ms":0,"card":"1s","shoe_seq":1}', "card", "unknown card"),
     ('{"type":"show","seq":1,"ts_ms":0,"seat":1,"cards":"AsAs"}', "cards", "duplicate card"),
-    ('{"type":"blind","seq":1,"ts_ms":0,"seat":1,"amount":-50}', "amount", "must be >= 1"),
-    ('{"type":"blind","seq":1,"ts_ms":0,"seat":1,"amount":50.5}', "amount", "integer"),
-    ('{"type":"award","seq":1,"ts_ms":0,"seat":1,"amount":"100"}', "amount", "integer"),
-    ('{"type":"muck","seq":1,"ts_ms":0,"seat":0}', "seat", "must be >= 1"),
+    ('{"type":"blind","seq":1,"ts_ms":0,"seat":1,"amount":-50}', "amount", "must be at least 1"),
+    ('{"type":"blind","seq":1,"ts_ms":0,"seat":1,"amount":50.5}', "amount", "whole number"),
+    ('{"type":"award","seq":1,"ts_ms":0,"seat":1,"amount":"100"}', "amount", "whole number"),
+    ('{"type":"muck","seq":1,"ts_ms":0,"seat":0}', "seat", "must be at least 1"),
     ('{"type":"action","seq":1,"ts_ms":0,"seat":1,"action":"raise"}', "to", "needs the seat"),
     ('{"type":"action","seq":1,"ts_ms":0,"seat":1,"action":"shove"}', "action", "one of"),
     ('{"type":"card","seq":1,"ts_ms":0,"to":"floor","face":"up","card":"As"}', "to", "seat:N"),
@@ -147,3 +147,62 @@ def test_arbitrary_bytes_never_stop_the_reader(data: bytes) -> None:
     text = data.decode("utf-8", errors="replace")
     for _, item in codec.iter_lines("fuzz", io.StringIO(text)):
         assert item is not None
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("ts_ms", 21600.5, "expected milliseconds as a whole number, got 21600.5"),
+        ("ts_ms", "21600", 'expected milliseconds as a whole number, got "21600"'),
+        ("seq", True, "expected sequence number as a whole number, got true (a boolean)"),
+        ("amount", False, "expected chip units as a whole number, got false (a boolean)"),
+        ("amount", 2.0**60, "chip units: must be at most"),
+        ("seat", 1.5, "expected seat number as a whole number, got 1.5"),
+    ],
+)
+def test_a_wrong_number_names_its_field_and_its_unit(
+    field: str, value: object, message: str
+) -> None:
+    line = {"type": "award", "seq": 1, "ts_ms": 0, "seat": 1, "amount": 10} | {field: value}
+    with pytest.raises(EventError) as caught:
+        codec.parse_event(line)
+    assert caught.value.field == field
+    assert message in caught.value.message
+
+
+def test_whole_numbers_written_as_floats_are_read_where_an_integer_is_meant() -> None:
+    event = codec.parse_line(
+        '{"type":"award","seq":3.0,"ts_ms":21600.0,"seat":2.0,"amount":1.5e3,"pot":"main"}'
+    )
+    assert (event.seq, event.ts_ms, event.seat, event.amount) == (3, 21600, 2, 1500)  # type: ignore[attr-defined]
+    tray = codec.parse_line('{"type":"tray","seq":1,"ts_ms":0,"counts":{"25":40.0}}')
+    assert tray.counts == {25: 40}  # type: ignore[attr-defined]
+
+
+def _items(log: Log) -> list[tuple[int, object]]:
+    return list(codec.iter_lines("log.jsonl", io.StringIO(log.text())))
+
+
+def test_a_bad_optional_field_of_a_table_line_costs_that_field_and_not_the_hands_after() -> None:
+    from tests.engine.rules.scenario import scenario
+
+    good = scenario(table={"bb_ante": 0}).run()
+    log = scenario(table={"bb_ante": False, "house_rules": {"tournament": "yes", "chip_unit": 25}})
+    result = log.run()
+    assert [(e.line, e.field, e.line_kept) for e in result.errors] == [
+        (1, "bb_ante", True),
+        (1, "house_rules.tournament", True),
+    ]
+    assert "expected chip units as a whole number, got false (a boolean)" in str(result.errors[0])
+    assert "the rest of the line applies" in str(result.errors[0])
+    assert len(result.hands) == 1 and result.hands[0].complete
+    assert result.alerts == good.alerts == ()
+    table = next(item for _, item in _items(log) if isinstance(item, TableConfig))
+    assert table.house_rules.chip_unit == 25 and not table.house_rules.tournament
+    assert table.rake_pct == 5
+
+
+def test_a_wrong_required_field_of_a_table_line_drops_the_line() -> None:
+    log = Log(bb="big")
+    errors = [item for _, item in _items(log) if isinstance(item, InputError)]
+    assert [(e.field, e.line_kept) for e in errors] == [("bb", False)]

@@ -64,7 +64,7 @@ def test_bad_lines_are_reported_by_file_line_and_field_and_the_rest_still_runs(
     assert "Traceback" not in run.stderr
     errors = run.stderr.splitlines()
     assert errors[0].startswith(f"error: {bad}:4: malformed JSON: ")
-    assert errors[1].startswith(f"error: {bad}:6: type: unknown event type 'teleport'")
+    assert errors[1].startswith(f'error: {bad}:6: type: unknown event type "teleport"')
     assert errors[2].startswith(f"error: {bad}:8: to: seat 9")
     assert "8 hands" in run.stdout
 

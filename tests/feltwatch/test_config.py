@@ -43,7 +43,7 @@ def test_the_table_example_names_the_zone_files_it_still_needs(
          ["table.seats: Input should be less than or equal to 10",
           "table.colour: Extra inputs are not permitted"]),
         ("table: {name: T, sb: 5, bb: 10, house_rules: {chip_unit: 0}}",
-         ["table.house_rules: Value error, house_rules.chip_unit: expected a positive integer"]),
+         ["table.house_rules: Value error, house_rules.chip_unit: expected a positive whole"]),
         ("table: {name: T, sb: 5, bb: 10}\nchips: {red: {bgr: [1, 2, 300], denomination: 5}}",
          ["chips.red.bgr[2]: Input should be less than or equal to 255"]),
         ("table: {name: T, sb: 5, bb: 10}\n"
