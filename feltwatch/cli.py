@@ -174,6 +174,13 @@ def cmd_phh_mutate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_eventlog(args: argparse.Namespace) -> int:
+    from feltwatch.eventlog_doc import markdown
+
+    sys.stdout.write(markdown())
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="feltwatch", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -182,6 +189,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE.jsonl")
     p.add_argument("--json", action="store_true", help="print alerts as JSON, one per line")
     p.set_defaults(run=cmd_check)
+    p = commands.add_parser(
+        "eventlog", help="the event log's reference: every field, its type and unit (markdown)"
+    )
+    p.set_defaults(run=cmd_eventlog)
 
     hh = commands.add_parser("phh", help="PHH hand histories").add_subparsers(
         dest="phh_command", required=True, metavar="SUBCOMMAND"

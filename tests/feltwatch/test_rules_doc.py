@@ -1,13 +1,17 @@
-"""docs/rules.md is the registry's coverage table, kept up to date."""
+"""docs/rules.md is the registry's coverage table and docs/event-log.md the reader's fields,
+kept up to date."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from pathlib import Path
 
+from engine.events import HouseRules
 from engine.rules.catalogue import CATALOGUE
 from engine.rules.coverage import Status, status
 from engine.rules.registry import all_rules
+from feltwatch.eventlog_doc import markdown as eventlog_markdown
 from feltwatch.rules_doc import markdown
 from tests.eventlog import SHARED
 
@@ -17,6 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_docs_rules_md_is_up_to_date() -> None:
     committed = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     assert committed == markdown(), "run: feltwatch rules list --markdown > docs/rules.md"
+
+
+def test_docs_event_log_md_is_up_to_date() -> None:
+    committed = (ROOT / "docs" / "event-log.md").read_text(encoding="utf-8")
+    assert committed == eventlog_markdown(), "run: feltwatch eventlog > docs/event-log.md"
+    for switch in fields(HouseRules):
+        assert f"| `{switch.name}` |" in committed
 
 
 def test_the_registry_knows_every_catalogue_rule_and_only_those() -> None:
