@@ -68,7 +68,8 @@ class TrayLid(DeviceInput):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LightAcknowledged(DeviceInput):
-    """The dealer pressed the light's acknowledge button."""
+    """The dealer pressed the light's acknowledge button: every alert of the table is
+    acknowledged."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,7 +95,7 @@ class DeviceHealth(DeviceInput):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AlertAcknowledged(DeviceInput):
     """Someone acknowledged an alert on the dashboard (``device`` is ``dashboard``): the light
-    goes back to normal, as when the dealer presses its button."""
+    shows the alerts still open (green when none is)."""
 
     alert: str
     """The alert's id on the dashboard."""

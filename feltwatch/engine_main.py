@@ -25,7 +25,7 @@ from typing import TextIO
 from devices.host import HostSession
 from devices.link import DeviceLink
 from devices.messages import DeviceKind
-from engine.alerts import Severity, alert_id
+from engine.alerts import alert_id
 from engine.codec import event_to_json
 from engine.events import Event, HandStart
 from engine.hand import HandReport
@@ -42,14 +42,10 @@ from feltwatch.engine_core import Proved
 from feltwatch.engine_service import EngineService
 from feltwatch.ipc import ObservationServer
 from feltwatch.journal import repair_last_line
+from feltwatch.open_alerts import CAUSE_ALERT, CAUSE_BUTTON, CAUSE_DASHBOARD, Look, OpenAlerts
 from feltwatch.report import alert_line
 
 KINDS = {"shoe": DeviceKind.SHOE, "tray": DeviceKind.TRAY, "light": DeviceKind.LIGHT}
-LIGHT_FOR = {
-    Severity.CRITICAL: ("red", "fast"),
-    Severity.WARNING: ("amber", "slow"),
-}
-LIGHT_NORMAL = ("green", "steady")
 
 
 def paths(config: Config) -> dict[str, Path]:
@@ -96,13 +92,17 @@ class FanOut:
         self._health = files["health"].open("a", encoding="utf-8")
         self._lock = threading.Lock()
         self._started_wall: dict[str, float] = {}
+        self.open_alerts = OpenAlerts.from_file(files["light"])
+        """Alerts not yet acknowledged: the light shows the worst of them."""
+        self._light_lock = threading.Lock()
+        """Held from a change of the open alerts to the light's command that shows it."""
 
     def _row(self, file: TextIO, row: dict[str, object]) -> None:
         with self._lock:
             file.write(json.dumps(row) + "\n")
             file.flush()
 
-    def set_light(self, look: tuple[str, str], cause: str, **why: object) -> int | None:
+    def set_light(self, look: Look, cause: str, **why: object) -> int | None:
         """Command the light; the time the command was given (None: no light)."""
         if self.light is None:
             return None
@@ -119,16 +119,25 @@ class FanOut:
             self._started_wall[event.hand] = time.time()
 
     def alert(self, proved: Proved, *, replayed: bool) -> None:
-        look = LIGHT_FOR.get(proved.alert.severity)
+        alert = proved.alert.to_json()
+        key = alert_id(proved.table, alert)
         light_ns = None
-        if look is not None:  # first: the dealer must see it now
-            light_ns = self.set_light(look, "alert", hand=proved.alert.hand, rule=proved.alert.rule)
+        severity = proved.alert.severity
+        with self._light_lock:  # first: the dealer must see it now
+            if self.open_alerts.raised(key, severity):
+                light_ns = self.set_light(
+                    self.open_alerts.look,
+                    CAUSE_ALERT,
+                    hand=proved.alert.hand,
+                    rule=proved.alert.rule,
+                    alert=key,
+                    severity=str(severity),
+                )
         if self.clips is not None and not replayed:
             self.clips.add(proved)
-        alert = proved.alert.to_json()
         row = {
             "table": proved.table,
-            "id": alert_id(proved.table, alert),
+            "id": key,
             **alert,
             "input_ts_ns": proved.input_ts_ns,
             "received_ns": self.service.received_ns if self.service is not None else None,
@@ -155,12 +164,19 @@ class FanOut:
             row = {"table": self.table, "wall": time.time(), "source": item.device}
             self._row(self._health, {**row, "status": str(item.status), "message": item.message})
         elif isinstance(item, LightAcknowledged):
-            self.set_light(LIGHT_NORMAL, "light button")
-            print(f"[{self.table}] light: acknowledged by the dealer", flush=True)
+            with self._light_lock:
+                self.open_alerts.button()
+                self.set_light(self.open_alerts.look, CAUSE_BUTTON)
+            print(f"[{self.table}] light: every alert acknowledged by the dealer", flush=True)
         elif isinstance(item, AlertAcknowledged):
-            self.set_light(LIGHT_NORMAL, "dashboard", user=item.user, alert=item.alert)
+            with self._light_lock:
+                self.open_alerts.acknowledged(item.alert)
+                look, still = self.open_alerts.look, len(self.open_alerts)
+                self.set_light(look, CAUSE_DASHBOARD, user=item.user, alert=item.alert)
             print(
-                f"[{self.table}] light: alert {item.alert} acknowledged by {item.user}", flush=True
+                f"[{self.table}] light: alert {item.alert} acknowledged by {item.user}; "
+                f"{still} still open, light {' '.join(look)}",
+                flush=True,
             )
         elif isinstance(item, LightState) and item.offline:
             print(f"[{self.table}] light: shows monitor offline", flush=True)
@@ -261,7 +277,7 @@ def run(config: Config, config_path: Path) -> int:
         links.append(link)
         if name == "light":
             outputs.light = link
-    outputs.set_light(LIGHT_NORMAL, "start")
+    outputs.set_light(outputs.open_alerts.look, "start", open_alerts=len(outputs.open_alerts))
     service.start()  # the journal replayed before new inputs come in
     for link in links:
         link.start()
