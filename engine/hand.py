@@ -186,7 +186,9 @@ class Record:
     awards: list[Award] = field(default_factory=list)
     """Every award: the pots pushed and the uncalled bets handed back."""
     pushes: list[Award] = field(default_factory=list)
-    """The awards that push a pot (not an uncalled bet handed back)."""
+    """The awards that push a pot."""
+    returns: list[Award] = field(default_factory=list)
+    """The awards that hand a bet nobody called back to its owner."""
     rakes: list[Rake] = field(default_factory=list)
     trays: list[TrayCount] = field(default_factory=list)
     stacks: list[StackCount] = field(default_factory=list)
@@ -342,6 +344,12 @@ class Hand:
             self._clockwise[seat] = order
         return order
 
+    def big_blind_seat(self) -> int:
+        """The seat due the big blind: the second after the button (heads up, the seat that is
+        not the button), whatever it could post."""
+        order = self.clockwise_from(self.button)
+        return order[0] if len(order) == 2 else order[1]
+
     @property
     def hand_decided(self) -> bool:
         """A single hand is left: the pot is uncontested."""
@@ -442,21 +450,25 @@ class Hand:
 
     def _on_award(self, event: Award) -> None:
         self.record.awards.append(event)
-        if not self._hands_back_uncalled(event):
+        if self._hands_back_uncalled(event):
+            self.record.returns.append(event)
+        else:
             self.record.pushes.append(event)
 
     def _hands_back_uncalled(self, event: Award) -> bool:
-        """The award gives a bet nobody called back to its owner: labelled ``uncalled``, or the
-        owner's first award, of exactly the bet's unmatched part (dealers return it as soon as
-        the betting ends, before the hands are killed and the pot is pushed)."""
+        """The award gives a bet nobody called back to its owner: labelled ``uncalled``, or,
+        before any pot is pushed to the owner, no more than the bet's unmatched part (dealers
+        hand it back as soon as the betting ends, before the hands are killed and the pots
+        pushed, in one stack or several)."""
         if event.pot == UNCALLED_POT:
             return True
         seat, amount = uncalled_return(self.committed)
-        return (
-            seat == event.seat
-            and amount == event.amount
-            and not any(award.seat == seat for award in self.record.awards[:-1])
-        )
+        if seat != event.seat:
+            return False
+        earlier = [award for award in self.record.awards[:-1] if award.seat == seat]
+        if any(all(award is not back for back in self.record.returns) for award in earlier):
+            return False
+        return sum(award.amount for award in earlier) + event.amount <= amount
 
     def _on_rake(self, event: Rake) -> None:
         self.record.rakes.append(event)
@@ -513,6 +525,16 @@ class Hand:
             ):
                 self.record.betting_over_seq = seq
             self._release_held()
+
+    def _close_if_nobody_can_bet(self, seq: int) -> None:
+        """The deal is over and no hand can bet any more (every other live hand went all-in
+        on its blind or ante): the betting is over before anyone acts."""
+        active = self.active()
+        if len(self.live()) < 2 or len(active) > 1 or self.record.betting_over_seq is not None:
+            return
+        if all(self.street_bets[seat] >= self.current_bet for seat in active):
+            self.record.betting_over_seq = seq
+            self.round_open = False
 
     def _on_action(self, event: Action) -> None:
         seat = event.seat
@@ -589,6 +611,8 @@ class Hand:
             boxed = any(b.card == placement.card for b in self.record.boxed)
             if event.face is Face.UP and not self.actions_started and not boxed:
                 self.record.exposed.append(placement)
+            if not self.actions_started and self.hole_cards_dealt():
+                self._close_if_nobody_can_bet(event.seq)
         elif event.to == "off_table" and self.pending_draws:
             placement = self._place(event, self._next_draw())  # dealt straight off the table
             if not self.actions_started:
@@ -645,7 +669,9 @@ class Hand:
 
     def _on_show(self, event: Show) -> None:
         self.record.shows.append(event)
-        self.shown[event.seat] = event.cards
+        # A hand is often turned one card at a time: what is tabled is every card shown.
+        before = self.shown.get(event.seat, ())
+        self.shown[event.seat] = before + tuple(c for c in event.cards if c not in before)
         for card in event.cards:
             self.card_at[card] = f"seat:{event.seat}"
 

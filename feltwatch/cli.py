@@ -21,6 +21,7 @@ from engine.session import check
 from feltwatch.central_cli import add_central_parser
 from feltwatch.config_cli import add_config_parser
 from feltwatch.devices_cli import add_serial_parser, add_sim_parser
+from feltwatch.gen_cli import add_gen_parser
 from feltwatch.report import alert_line, hand_summary
 from feltwatch.run_cli import add_run_parsers
 from feltwatch.users_cli import add_users_parser
@@ -213,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE.jsonl")
     p.add_argument("-o", "--output", help="write here instead of standard output")
     p.set_defaults(run=cmd_phh_export)
+    add_gen_parser(commands)
     add_sim_parser(commands)
     add_serial_parser(commands)
     add_vision_parsers(commands)

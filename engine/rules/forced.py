@@ -19,7 +19,8 @@ def forced_amounts(hand: Hand, event: Event) -> Found:
     assert isinstance(event, Blind | Ante)
     table = hand.table
     expected: tuple[int, ...] = (table.sb, table.bb)
-    if hand.blinds and max(amount for _, amount in hand.blinds) >= table.bb:
+    big_blind = hand.big_blind_seat()
+    if any(seat == big_blind for seat, _ in hand.blinds) or hand.stacks[big_blind] == 0:
         expected = (table.sb, table.bb, 2 * table.bb)  # a straddle (R-BLIND-7)
     what = "blind"
     if isinstance(event, Ante):
@@ -52,9 +53,8 @@ def blind_positions(hand: Hand, event: Event) -> Found:
         return NONE
     if hand.record.actions or not hand.blinds:
         return NONE  # not the first action of the hand, or a game without blinds
-    order = hand.clockwise_from(hand.button)
     # Heads-up the button posts the small blind and the other seat the big blind (R-BLIND-3).
-    due = order[0] if len(order) == 2 else order[1]
+    due = hand.big_blind_seat()
     posters = {seat for seat, _ in hand.blinds}
     if due not in posters and hand.stacks[due] > 0:
         return (
@@ -179,9 +179,9 @@ def straddle(hand: Hand, event: Event) -> Found:
     no-limit and pot-limit cash games only."""
     assert isinstance(event, Blind)
     table = hand.table
+    big_blind = hand.big_blind_seat()
     if not hand.blinds or event.amount <= table.bb:
         return NONE
-    big_blind = max(hand.blinds, key=lambda posted: posted[1])[0]
     left_of_bb = hand.clockwise_from(big_blind)[0]
     problems = []
     if table.game.is_fixed_limit:
