@@ -17,11 +17,11 @@ split pots and their odd chips. Each hand says which of these it took (``Dealt.k
 from __future__ import annotations
 
 import random
-from math import gcd
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from math import gcd
 from typing import Protocol, TypeVar
 
 from engine.cards import DECK
@@ -153,8 +153,7 @@ def session(choose: Chooser, dealt: Dealt, *, name: str, hands: int) -> None:
     table = table_config(choose, name)
     seats = sorted(shuffled(choose, range(1, table.seats + 1))[: choose.number(2, table.seats)])
     dealt.events.append(table)
-    dealt.kinds[f"game {table.game}"] += 1
-    dealt.kinds[f"{len(seats)} seats in the hand"] += 1
+    kinds = [f"game {table.game}", f"{len(seats)} seats in the hand"]
     for kind, present in (
         ("antes", table.ante > 0),
         ("big-blind ante", table.bb_ante > 0),
@@ -166,12 +165,13 @@ def session(choose: Chooser, dealt: Dealt, *, name: str, hands: int) -> None:
         ("chip unit above 1", table.house_rules.chip_unit > 1),
     ):
         if present:
-            dealt.kinds[kind] += 1
+            kinds.append(kind)
     button = choose.pick(seats)
     for number in range(hands):
         stacks = stacks_for(choose, table, seats)
         HandDealer(choose, table, dealt, hand=f"{name}-{number + 1}", button=button).play(stacks)
         dealt.hands += 1
+        dealt.kinds.update(kinds)
         button = next(s for s in seats[seats.index(button) + 1 :] + seats if s != button)
 
 
