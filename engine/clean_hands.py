@@ -583,25 +583,25 @@ class HandDealer:
         """The rake dropped (before or after the push) and the pots pushed, side pots first;
         the uncalled bet handed back on its own or with the owner's chips."""
         choose, h = self.choose, self.h
-        pushes: list[tuple[int, int, str]] = []
+        pushes: list[tuple[int, int, str, bool]] = []
+        """(seat, chips, pot, whether it is the uncalled bet handed back on its own)"""
         if lump is not None:
-            pushes = [(seat, amount, "main") for seat, amount in lump.items()]
+            pushes = [(seat, amount, "main", False) for seat, amount in lump.items()]
         else:
             for pot in reversed(s.pots):
                 shares = s.shares.get(pot.name, {})
                 for seat in shuffled(choose, list(shares)):
-                    pushes.append((seat, shares[seat], pot.name))
+                    pushes.append((seat, shares[seat], pot.name, False))
         if owner is not None and back:
-            merge = [i for i, (seat, _, _) in enumerate(pushes) if seat == owner]
+            merge = [i for i, push in enumerate(pushes) if push[0] == owner]
             how = choose.pick(("apart, first", "apart, last", "with the pot"))
             if how == "with the pot" and merge:
-                i = merge[0]
-                seat, amount, name = pushes[i]
-                pushes[i] = (seat, amount + back, name)
+                seat, amount, name, _ = pushes[merge[0]]
+                pushes[merge[0]] = (seat, amount + back, name, False)
             elif how == "apart, last":
-                pushes.append((owner, back, UNCALLED_POT))
+                pushes.append((owner, back, UNCALLED_POT, True))
             else:
-                pushes.insert(0, (owner, back, choose.pick((UNCALLED_POT, "main"))))
+                pushes.insert(0, (owner, back, choose.pick((UNCALLED_POT, "main")), True))
             self.kind(f"uncalled bet handed back {how}")
         rake_first = choose.chance(0.5)
         if s.rake and rake_first:
@@ -609,10 +609,10 @@ class HandDealer:
         unlabelled = choose.chance(0.15)
         if unlabelled:
             self.kind("pots pushed without their names")
-        for seat, amount, name in pushes:
+        for seat, amount, name, handed_back in pushes:
             if unlabelled and name != UNCALLED_POT:
                 name = "main"
-            if amount > 1 and choose.chance(0.1):
+            if amount > 1 and choose.chance(0.1) and not handed_back:
                 part = choose.number(1, amount - 1)
                 self.emit(Award(seq=0, ts_ms=0, seat=seat, amount=part, pot=name))
                 amount -= part

@@ -456,19 +456,17 @@ class Hand:
             self.record.pushes.append(event)
 
     def _hands_back_uncalled(self, event: Award) -> bool:
-        """The award gives a bet nobody called back to its owner: labelled ``uncalled``, or,
-        before any pot is pushed to the owner, no more than the bet's unmatched part (dealers
-        hand it back as soon as the betting ends, before the hands are killed and the pots
-        pushed, in one stack or several)."""
+        """The award gives a bet nobody called back to its owner: labelled ``uncalled``, or the
+        owner's first award, of exactly the bet's unmatched part (dealers hand it back as soon
+        as the betting ends, before the hands are killed and the pots pushed)."""
         if event.pot == UNCALLED_POT:
             return True
         seat, amount = uncalled_return(self.committed)
-        if seat != event.seat:
-            return False
-        earlier = [award for award in self.record.awards[:-1] if award.seat == seat]
-        if any(all(award is not back for back in self.record.returns) for award in earlier):
-            return False
-        return sum(award.amount for award in earlier) + event.amount <= amount
+        return (
+            seat == event.seat
+            and amount == event.amount
+            and not any(award.seat == seat for award in self.record.awards[:-1])
+        )
 
     def _on_rake(self, event: Rake) -> None:
         self.record.rakes.append(event)

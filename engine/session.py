@@ -41,6 +41,7 @@ class TableSession:
         if isinstance(event, TableConfig):
             if self.config is None or self.config.table != event.table:
                 self.last_button = None  # another table: its last hand says nothing here
+                self.last_tray = None
             self.config = event  # a hand already open keeps the configuration it started with
             return None
         if isinstance(event, HandStart):

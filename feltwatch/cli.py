@@ -22,6 +22,7 @@ from feltwatch.central_cli import add_central_parser
 from feltwatch.config_cli import add_config_parser
 from feltwatch.devices_cli import add_serial_parser, add_sim_parser
 from feltwatch.gen_cli import add_gen_parser
+from feltwatch.mutated import check_mutated, write_mutated
 from feltwatch.report import alert_line, hand_summary
 from feltwatch.run_cli import add_run_parsers
 from feltwatch.users_cli import add_users_parser
@@ -131,7 +132,6 @@ def cmd_phh_mutate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     rng = random.Random(args.seed)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     events: list[Event] = []
     expected: list[mutate.Expected] = []
     skipped = 0
@@ -150,28 +150,14 @@ def cmd_phh_mutate(args: argparse.Namespace) -> int:
         mutated, wanted = done
         events += mutate.renumber_from(mutated, len(events) + 1)
         expected.append(wanted)
-    (out / "mutated.jsonl").write_text(codec.dump_events(events), encoding="utf-8")
-    (out / "expected.jsonl").write_text(
-        "".join(json.dumps(e.to_json()) + "\n" for e in expected), encoding="utf-8"
-    )
+    write_mutated(out, events, expected)
     kinds = Counter(e.kind for e in expected)
     print(
         f"{len(expected)} hands mutated ({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))})"
         f", {skipped} skipped -> {out / 'mutated.jsonl'}, {out / 'expected.jsonl'}"
     )
     if args.check:
-        result = check(codec.read_file(out / "mutated.jsonl"), str(out / "mutated.jsonl"))
-        _print_errors(result.errors)
-        s = mutate.score(expected, result.alerts)
-        print(
-            f"recall {s.found}/{s.expected} = {s.recall:.1%}, "
-            f"false alerts {len(s.false_alerts)} in {len(result.hands)} hands"
-        )
-        for missed in s.missed:
-            print(f"missed: {missed.hand} {missed.kind} {missed.rule}")
-        for alert in s.false_alerts:
-            print(f"false: {alert_line(alert)}")
-        return EXIT_OK if not s.missed and not s.false_alerts and not result.errors else 1
+        return check_mutated(out)
     return EXIT_OK
 
 

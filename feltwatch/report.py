@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from engine.alerts import Alert
 from engine.hand import HandReport
+from engine.mutate import Score
 
 
 def alert_line(alert: Alert) -> str:
@@ -49,4 +50,22 @@ def hand_summary(report: HandReport) -> list[str]:
     else:
         lines.append("           observed: no award events in the log")
     lines.extend("  " + alert_line(alert) for alert in report.alerts)
+    return lines
+
+
+def score_lines(score: Score, hands: int) -> list[str]:
+    """The injected irregularities against the alerts raised: in all and by alert family."""
+    lines = [
+        f"recall {score.found}/{score.expected} = {score.recall:.1%}, "
+        f"false alerts {len(score.false_alerts)} in {hands} hands",
+        f"  {'family':32} {'injected':>8} {'caught':>7} {'missed':>7} {'false':>6} "
+        f"{'precision':>9} {'recall':>7}",
+    ]
+    for f in score.by_family():
+        lines.append(
+            f"  {f.family:32} {f.injected:8d} {f.caught:7d} {f.injected - f.caught:7d} "
+            f"{f.false_alerts:6d} {f.precision:9.1%} {f.recall:7.1%}"
+        )
+    lines += [f"missed: {m.hand} {m.kind} {m.rule}" for m in score.missed]
+    lines += [f"false: {alert_line(alert)}" for alert in score.false_alerts]
     return lines

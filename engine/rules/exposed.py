@@ -87,6 +87,8 @@ def single_exposed(hand: Hand, event: Event) -> Found:
     exposures = _exposures(hand)
     if event.to == "board" and len(hand.board) == 1 and len(exposures) == 1:
         exposed = exposures[0]
+        if exposed.to.startswith("seat:") and _hole_index(hand, exposed) <= 1:
+            return NONE  # the first two cards: a misdeal (R-EXPOSE-3), not a card to burn
         burns = hand.record.burns.get(0, [])
         if exposed.card and burns and all(b.card and b.card != exposed.card for b in burns):
             return (

@@ -65,11 +65,17 @@ def _analyse(hand: Hand, s: Settlement) -> PayoutAnalysis:
     if s.undecided:
         _untabled_pushes(hand, s, got, out)
         return out
+    handed_back: dict[int, int] = {}
+    for award in hand.record.returns:
+        handed_back[award.seat] = handed_back.get(award.seat, 0) + award.amount
     diff: dict[int, int] = {}
     for seat in sorted(set(got) | set(s.awards)):
         d = got.get(seat, 0) - s.awards.get(seat, 0)
-        if d and d == s.returned.get(seat):
-            d = 0  # the uncalled bet came back to its owner with the pot
+        back = s.returned.get(seat, 0)
+        if back and d in (0, back):
+            d = 0  # the uncalled bet came back to its owner, or was left where it lay
+        elif back and handed_back.get(seat) == back:
+            d -= back  # it came back on its own: the rest is what the pots gave
         if d:
             diff[seat] = d
     # The uncalled bet pushed to another seat.
@@ -86,6 +92,8 @@ def _analyse(hand: Hand, s: Settlement) -> PayoutAnalysis:
                     )
                 )
                 del diff[seat]
+                if diff.get(owner) == -amount:
+                    del diff[owner]  # the owner is short by the same bet: one irregularity
                 break
     # Extra rake taken out of the winners' chips.
     if rake_taken is not None and rake_taken > s.rake:

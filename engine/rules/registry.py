@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.alerts import Alert, Severity
-from engine.events import Action, CardSeen, Event, Face
+from engine.events import Action, ActionKind, Award, CardSeen, Event, Face, Muck, Show
 from engine.rules.catalogue import CATALOGUE
 
 if TYPE_CHECKING:
@@ -139,6 +139,17 @@ def rule(
     return register
 
 
+_DEAL_JUDGED = "deal judged"
+_WITHOUT_ACTION = "without an action"
+
+
+def _ends_the_deal(event: Event) -> bool:
+    """An event that comes only once the hole cards are all dealt and the betting is done."""
+    if isinstance(event, CardSeen):
+        return event.to in ("board", "burn")
+    return isinstance(event, Show | Muck | Award)
+
+
 class RuleSet:
     """The rules a table runs, in id order per hook; it implements ``engine.hand.RuleHooks``."""
 
@@ -149,6 +160,8 @@ class RuleSet:
             self.by_hook[item.hook].append(item)
         self._any_action = self.by_hook["action"]
         self._non_raise = [r for r in self._any_action if not r.raises_only]
+        self._deal_rules = [r for r in self.by_hook["before"] if r.first_action_only]
+        """The rules that judge the deal once it is complete, at the hand's first action."""
         self._plans: dict[tuple[object, ...], tuple[list[Rule], list[Rule]]] = {}
 
     def __len__(self) -> int:
@@ -187,7 +200,14 @@ class RuleSet:
         return plan
 
     def apply(self, hand: Hand, event: Event, handler: Callable[[Event], None]) -> None:
+        if not hand.record.actions and _DEAL_JUDGED not in hand.memo:
+            if type(event) is Action:
+                hand.memo[_DEAL_JUDGED] = True
+            elif _ends_the_deal(event) and hand.hole_cards_dealt():
+                self._judge_the_deal(hand, event.seq)
         before, after = self._plan(event, hand)
+        if hand.memo.get(_DEAL_JUDGED) is _WITHOUT_ACTION:
+            before = [r for r in before if not r.first_action_only]
         seq = event.seq
         if type(event) is Action:
             context = hand.action_context(event)
@@ -205,7 +225,21 @@ class RuleSet:
             if found:
                 self._emit(hand, item, found, seq)
 
+    def _judge_the_deal(self, hand: Hand, seq: int) -> None:
+        """The deal is over and nobody acted (every hand but one is all-in on its blind or
+        ante): the rules that judge the deal at the first action judge it now."""
+        hand.memo[_DEAL_JUDGED] = _WITHOUT_ACTION
+        if not hand.record.placements:
+            return
+        probe = Action(seq=seq, ts_ms=0, seat=hand.seats[0], action=ActionKind.CHECK)
+        for item in self._deal_rules:
+            found = item.check(hand, probe)
+            if found:
+                self._emit(hand, item, found, seq)
+
     def end(self, hand: Hand, settlement: Settlement) -> None:
+        if not hand.record.actions and _DEAL_JUDGED not in hand.memo:
+            self._judge_the_deal(hand, hand.last_seq)
         for item in self.by_hook["end"]:
             found = item.check(hand, settlement)
             if found:

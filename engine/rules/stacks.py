@@ -3,7 +3,7 @@
 Only chips won in a pot or an uncalled bet handed back may come into a stack during a hand
 (table stakes); chips may not leave the table either, and an all-in player has none left.
 Stacks are compared until the first pot is pushed, while the ledger knows exactly what each seat
-must have in front of it.
+must have in front of it (a bet nobody called that was handed back included).
 """
 
 from __future__ import annotations
@@ -19,12 +19,19 @@ if TYPE_CHECKING:
     from engine.settlement import Settlement
 
 
+def _in_front(hand: Hand, seat: int) -> int | None:
+    """The chips the ledger puts in front of the seat: its stack and any bet nobody called that
+    was handed back; None once a pot is pushed."""
+    if hand.record.pushes:
+        return None
+    return hand.stacks[seat] + sum(a.amount for a in hand.record.returns if a.seat == seat)
+
+
 def _difference(hand: Hand, event: Event) -> int | None:
     """Counted minus expected chips in front of the seat; None once pots are being pushed."""
     assert isinstance(event, StackCount)
-    if hand.record.awards:
-        return None
-    return event.amount - hand.stacks[event.seat]
+    expected = _in_front(hand, event.seat)
+    return None if expected is None else event.amount - expected
 
 
 @rule("R-BET-23", hook="before", events=(Action, StackCount), severity=Severity.CRITICAL)
@@ -51,9 +58,9 @@ def table_stakes(hand: Hand, event: Event) -> Found:
     return (
         Finding(
             message=f"seat {event.seat}'s stack grew to {event.amount} during the hand; it should "
-            f"be {hand.stacks[event.seat]} (only the chips in front at the start play)",
+            f"be {event.amount - difference} (only the chips in front at the start play)",
             seats=(event.seat,),
-            amounts={"counted": event.amount, "expected": hand.stacks[event.seat]},
+            amounts={"counted": event.amount, "expected": event.amount - difference},
         ),
     )
 
@@ -62,7 +69,8 @@ def table_stakes(hand: Hand, event: Event) -> Found:
 def all_in_stack_not_empty(hand: Hand, event: Event) -> Found:
     """An all-in player puts all his chips in: chips still in front of him are hidden chips."""
     assert isinstance(event, StackCount)
-    if event.seat not in hand.all_in or hand.record.awards or event.amount == 0:
+    handed_back = _in_front(hand, event.seat)
+    if event.seat not in hand.all_in or handed_back is None or event.amount <= handed_back:
         return NONE
     return (
         Finding(
@@ -84,9 +92,9 @@ def chips_off_the_table(hand: Hand, event: Event) -> Found:
     return (
         Finding(
             message=f"seat {event.seat}'s stack counts {event.amount}; the bets leave it "
-            f"{hand.stacks[event.seat]}: {-difference} off the table",
+            f"{event.amount - difference}: {-difference} off the table",
             seats=(event.seat,),
-            amounts={"counted": event.amount, "expected": hand.stacks[event.seat]},
+            amounts={"counted": event.amount, "expected": event.amount - difference},
         ),
     )
 
