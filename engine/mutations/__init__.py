@@ -11,6 +11,10 @@ from __future__ import annotations
 from engine.mutations.base import Mutation
 from engine.mutations.cards import (
     boxed_card,
+    burn_face_up,
+    burn_left_out,
+    burned_twice,
+    card_of_another_deck,
     dealt_out_of_order,
     dealt_to_an_empty_seat,
     duplicate_card,
@@ -34,7 +38,7 @@ from engine.mutations.chips import (
     uncalled_to_another_seat,
     wrong_winner,
 )
-from engine.mutations.play import acts_after_folding, loser_left_on_the_table
+from engine.mutations.play import acts_after_folding, loser_left_on_the_table, shown_out_of_turn
 
 MUTATIONS: dict[str, Mutation] = {
     "stack_grew": stack_grew,
@@ -60,4 +64,9 @@ MUTATIONS: dict[str, Mutation] = {
     "tray_moved": tray_moved,
     "acts_after_folding": acts_after_folding,
     "loser_left_on_the_table": loser_left_on_the_table,
+    "card_of_another_deck": card_of_another_deck,
+    "burn_left_out": burn_left_out,
+    "burned_twice": burned_twice,
+    "burn_face_up": burn_face_up,
+    "shown_out_of_turn": shown_out_of_turn,
 }

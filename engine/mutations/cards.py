@@ -259,3 +259,82 @@ def rabbit_hunted(
     events[at + 1] = replace(events[at + 1], card=draw.card)  # type: ignore[call-arg]
     _renumber_shoe(events)
     return events, expect(report, "rabbit_hunted", "R-EXPOSE-17")
+
+
+def card_of_another_deck(
+    events: list[Event], report: HandReport, rng: random.Random
+) -> tuple[list[Event], Expected] | None:
+    """A card with another back than the deck in play turns up (the camera sees every back)."""
+    seen = index(events, lambda e: isinstance(e, CardSeen) and e.to != "shoe")
+    if len(seen) < 2:
+        return None
+    for i in seen:
+        events[i] = replace(events[i], back="blue")  # type: ignore[call-arg]
+    odd = rng.choice(seen[1:])
+    events[odd] = replace(events[odd], back="red")  # type: ignore[call-arg]
+    seat = events[odd].to_seat  # type: ignore[attr-defined]
+    return events, expect(
+        report, "card_of_another_deck", "R-DECK-2", (seat,) if seat is not None else ()
+    )
+
+
+_BURN_RULES = {0: "R-BURN-3", 3: "R-BURN-2", 4: "R-BURN-2"}
+"""The rule of a burn error by the board's size before the burn."""
+
+
+def _burns(events: list[Event]) -> list[tuple[int, int]]:
+    """(index, board cards before it) of each burn card of a street that was dealt."""
+    out, board = [], 0
+    for i, event in enumerate(events):
+        if isinstance(event, CardSeen) and event.to == "burn" and board in _BURN_RULES:
+            out.append((i, board))
+        elif isinstance(event, CardSeen) and event.to == "board":
+            board += 1
+    return out
+
+
+def burn_left_out(
+    events: list[Event], report: HandReport, rng: random.Random
+) -> tuple[list[Event], Expected] | None:
+    """A street is dealt without its burn card (the card goes to the board instead)."""
+    burns = _burns(events)
+    if not burns:
+        return None
+    i, board = rng.choice(burns)
+    read = i - 1 if isinstance(events[i - 1], ShoeDraw) else None
+    del events[i]
+    if read is not None:
+        del events[read]
+    _renumber_shoe(events)
+    return events, expect(report, "burn_left_out", _BURN_RULES[board])
+
+
+def burned_twice(
+    events: list[Event], report: HandReport, rng: random.Random
+) -> tuple[list[Event], Expected] | None:
+    """Two cards are burned before a street."""
+    burns = _burns(events)
+    spare = _spare(events)
+    if not burns or not spare:
+        return None
+    i, board = rng.choice(burns)
+    events[i + 1 : i + 1] = [
+        ShoeDraw(seq=0, ts_ms=0, card=rng.choice(spare), shoe_seq=0),
+        CardSeen(seq=0, ts_ms=0, to="burn", face=Face.DOWN, card=None),
+    ]
+    _renumber_shoe(events)
+    return events, expect(report, "burned_twice", _BURN_RULES[board])
+
+
+def burn_face_up(
+    events: list[Event], report: HandReport, rng: random.Random
+) -> tuple[list[Event], Expected] | None:
+    """The burn card is dealt face up."""
+    burns = [(i, b) for i, b in _burns(events) if isinstance(events[i - 1], ShoeDraw)]
+    if not burns:
+        return None
+    i, _ = rng.choice(burns)
+    read = events[i - 1]
+    assert isinstance(read, ShoeDraw)
+    events[i] = replace(events[i], face=Face.UP, card=read.card)  # type: ignore[call-arg]
+    return events, expect(report, "burn_face_up", "R-BURN-1")

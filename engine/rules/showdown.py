@@ -73,8 +73,11 @@ def showing_order(hand: Hand, event: Event) -> Found:
     """Without an all-in, the last aggressor of the river shows first, otherwise the first live
     seat left of the button."""
     assert isinstance(event, Show | Muck)
-    if hand.record.shows or hand.record.mucks or len(hand.board) < 5 or hand.hand_decided:
+    if len(hand.board) < 5 or hand.hand_decided:
         return NONE
+    shown_or_mucked = (e.seat for e in (*hand.record.shows, *hand.record.mucks))
+    if any(seat not in hand.folded for seat in shown_or_mucked):
+        return NONE  # not the showdown's first (a folded hand thrown in is no part of it)
     if hand.record.betting_over_seq is None or any(s in hand.all_in for s in hand.live()):
         return NONE
     from engine.hand import Street
