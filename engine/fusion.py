@@ -13,10 +13,11 @@ becomes the table event log (v1) that the hand engine and the rules check.
 - Folds and mucks: a seat's card carried to the muck is its ``muck`` (during the betting the
   engine counts it as a fold), unless the seat was paid already (the dealer collects the
   winner's cards after the push). Cards turned face up in a seat at the showdown are a ``show``.
-- Pushes: chips leaving the pot and coming to rest in ``stack:N`` of a seat still in the hand
-  are an ``award`` (in either order, within a few seconds; chips a stack lost without betting
-  them and then shows again were missed by the camera, not won); what left the pot and reached no
-  seat when the hand ends is the ``rake``.
+- Pushes: a bet nobody called, seen back in its owner's stack once the betting is over, is an
+  ``award`` of the ``uncalled`` pot; chips leaving the pot and coming to rest in ``stack:N`` of
+  a seat still in the hand are an ``award`` (in either order, within a few seconds; chips a
+  stack lost without betting them and then shows again were missed by the camera, not won);
+  what left the pot and reached no seat when the hand ends is the ``rake``.
 - A card that comes to rest face up in the ``shoe`` zone was found face up in the deck (boxed):
   a ``card`` to ``shoe``, face up (once the camera names it).
 - What the camera sees late or twice: a street's first board card seen while two shoe reads
@@ -76,6 +77,7 @@ from engine.observations import (
     ChipsInZone,
 )
 from engine.observations import Face as SeenFace
+from engine.pots import UNCALLED_POT, uncalled_return
 
 CARD_ZONES = ("seat:", "board", "burn", "muck")
 AWARD_WAIT_NS = 3_000_000_000
@@ -120,6 +122,8 @@ class _HandState:
     boxed_unnamed: set[int] = field(default_factory=set)
     """Camera tracks of cards found face up in the shoe that the camera has not named yet."""
     pot: int = 0
+    handed_back: int = 0
+    """Chips of the uncalled bet seen back in its owner's stack."""
     left_pot: int = 0
     """Chips that left the pot and have not reached a seat."""
     dealt: bool = False
@@ -318,6 +322,8 @@ class Fusion:
             earlier = hand.missed.pop(stack_seat, None)
             gain = amount - max(before, earlier or 0)  # chips missed and seen again: no gain
             if gain > 0 and stack_seat in hand.shadow.live():
+                gain -= self._handed_back(stack_seat, gain, item.ts_ns, out)
+            if gain > 0 and stack_seat in hand.shadow.live():
                 # (a folded seat wins nothing: chips its stack gains are a misread, or its own)
                 hand.gains.append((stack_seat, gain, item.ts_ns))
                 self._awards(item.ts_ns, out)
@@ -330,6 +336,23 @@ class Fusion:
                 self.hand.left_pot += self.hand.pot - amount
                 self._awards(item.ts_ns, out)
             self.hand.pot = amount
+
+    def _handed_back(self, seat: int, gain: int, ts_ns: int, out: list[Event]) -> int:
+        """The part of a stack's gain that is the seat's own bet nobody called, back from its
+        bet zone once the betting is over: an award of the uncalled bet, not chips from the pot
+        (else it would take the pot's chips, and the rake's, for its own)."""
+        hand = self.hand
+        assert hand is not None
+        if hand.shadow.next_actor() is not None:
+            return 0
+        owner, excess = uncalled_return(hand.shadow.committed)
+        due = excess - hand.handed_back
+        if owner != seat or due <= 0:
+            return 0
+        back = min(gain, due)
+        hand.handed_back += back
+        out.append(self._event(Award, ts_ns, seat=seat, amount=back, pot=UNCALLED_POT))
+        return back
 
     def _awards(self, ts_ns: int, out: list[Event]) -> None:
         """Chips that left the pot and chips that reached a stack, matched in the order they

@@ -75,7 +75,7 @@ def showing_order(hand: Hand, event: Event) -> Found:
     assert isinstance(event, Show | Muck)
     if len(hand.board) < 5 or hand.hand_decided:
         return NONE
-    shown_or_mucked = (e.seat for e in (*hand.record.shows, *hand.record.mucks))
+    shown_or_mucked = [s.seat for s in hand.record.shows] + [m.seat for m in hand.record.mucks]
     if any(seat not in hand.folded for seat in shown_or_mucked):
         return NONE  # not the showdown's first (a folded hand thrown in is no part of it)
     if hand.record.betting_over_seq is None or any(s in hand.all_in for s in hand.live()):
