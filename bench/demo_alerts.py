@@ -1,6 +1,5 @@
-"""The demo's alerts with the models reading every frame: how far the real vision is from the
-first line of issue 6 (exactly the injected irregularities raise alerts), measured the same way
-every time.
+"""The demo's alerts with the models reading every frame: how far the real vision is from
+raising exactly the injected irregularities, measured the same way every time.
 
 The live demo reads the frames as they come and drops some when a core is busy, so two runs see
 slightly different things. This reads every frame of the rendered session (rendered once into

@@ -2,8 +2,8 @@
 
 Both sides start from hands already read from disk (pokerkit's ``HandHistory``) and play every
 hand to its payouts. Ours is measured bare (the hand engine), with every implemented rule on, and
-with the conversion from PHH to the event log in front. Target (issue 2): the hand engine at least
-10 times faster than pokerkit; issue 3: report the rate with all rules on.
+with the conversion from PHH to the event log in front. Target: the hand engine at least 10 times
+faster than pokerkit; the rate with every rule on is reported beside it.
 
     .venv/bin/python bench/engine.py [PHH_DIR] [--seconds S]
 """

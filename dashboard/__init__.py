@@ -1,4 +1,4 @@
-"""FastAPI surveillance dashboard: live tables, alerts, hand review, exports, auth (issue 7).
+"""FastAPI surveillance dashboard: live tables, alerts, hand review, exports, auth.
 
 Imports engine types and the export code only.
 """

@@ -1,4 +1,4 @@
-"""Camera frames -> detections -> tracks -> table zones -> observations (issue 5).
+"""Camera frames -> detections -> tracks -> table zones -> observations.
 
 Imports engine types only; loads ONNX models by path (onnxruntime + OpenCV, never torch).
 """

@@ -66,7 +66,7 @@ _PLANNED = {
 _STACKS = "how stacks are built and shown (vision of the stack's shape, not only its count)"
 _COLOUR_UPS = "colour-ups and chip races (not in the event log)"
 _OPERATOR = "operator input from the floor (not in the event log v1)"
-_DECK_EVENTS = "the shoe's new-deck and dealer-change reports (device protocol, issue 4)"
+_DECK_EVENTS = "the shoe's new-deck and dealer-change reports (device protocol)"
 _NOT_OBSERVED = {
     "R-DECK-7": "card damage or marks (vision of the card surface)",
     "R-DECK-8": _DECK_EVENTS,
@@ -83,7 +83,7 @@ _NOT_OBSERVED = {
     "R-TABLE-6": _OPERATOR,
     "R-TABLE-7": _OPERATOR,
     "R-TABLE-8": "phones and devices (out of scope for the rules engine, catalogue 3.2 #7)",
-    "R-HAND-4": "review clips of the alert (issue 6)",
+    "R-HAND-4": "review clips of the alert",
     "R-BLIND-9": _OPERATOR,
     "R-BLIND-10": _OPERATOR,
     "R-BLIND-13": _OPERATOR,

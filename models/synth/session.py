@@ -1,14 +1,17 @@
 """The demo table's session: seeded hands played one after the other on the rendered table, with
-one irregularity of each family injected between clean hands, and the timeline every part of
-the simulation shares (the cameras render it, the simulated shoe reads its cards on it).
+irregularities of every family the cameras see injected into hands the seed picks, and the
+timeline every part of the simulation shares (the cameras render it, the simulated shoe reads
+its cards on it).
 
     session = DemoSession(seed=7, hands=12)
     for hand in session.hands:           # hand.steps, hand.start, hand.draws, hand.injected
         ...
     session.shoe_plan()                  # (seconds from the start, load/draw, cards)
 
-Hand 2 has an exposed hole card, hand 4 a boxed card, hand 6 a mucked winner, hand 8 a short
-payout (as many of them as there are hands); the others are clean. ``injected`` says which
+One hand in three carries an irregularity (at least one; every kind of ``DEMO_KINDS`` once the
+session has three hands per kind; never the first of several, while the cameras settle): an
+exposed hole card, a boxed card, a mucked winner, a short payout, written at a point and a seat
+the mutation picks; the hands, like the points, follow from the seed. ``injected`` says which
 alert each must raise (family, hand, seat): what the end-to-end test expects, nothing more.
 """
 
@@ -21,20 +24,30 @@ from functools import cached_property
 
 from engine.events import Award, Event, HandStart, TableConfig
 from engine.hand import Hand
-from engine.mutate import Expected, boxed_card, exposed_hole_card, mucked_winner, play, short_award
+from engine.mutate import MUTATIONS, Expected, play
 from engine.rules.registry import RuleSet
 from engine.simulate import demo_table, simulate_hand
 from models.synth.from_log import script_for_hand
 from models.synth.video import FPS, Frame, HandVideo, Layout, Step, step_frames
 
-Mutation = Callable[..., tuple[list[Event], Expected] | None]
-INJECTED: dict[int, Mutation] = {
-    2: exposed_hole_card,
-    4: boxed_card,
-    6: mucked_winner,
-    8: short_award,
-}
-"""Hand number -> the irregularity written into it."""
+DEMO_KINDS = ("exposed", "boxed", "mucked_winner", "short_award")
+"""The irregularities the demo injects (``engine.mutations``): one of each family the cameras
+see (a card turned in the deal, a card face up in the deck, a winner killed, chips pushed)."""
+
+
+def injection_plan(seed: int, hands: int) -> dict[int, str]:
+    """Hand number -> the kind of irregularity written into it: a third of the hands (at least
+    one), every kind once there are enough, the rest of the kinds drawn; hands drawn too."""
+    rng = random.Random(f"{seed}:injections")
+    count = max(1, hands // 3)
+    kinds = list(DEMO_KINDS[:count]) if count < len(DEMO_KINDS) else list(DEMO_KINDS)
+    kinds += [rng.choice(DEMO_KINDS) for _ in range(count - len(kinds))]
+    rng.shuffle(kinds)
+    eligible = range(2, hands + 1) if hands > 1 else range(1, 2)  # the first: cameras settle
+    count = min(count, len(eligible))
+    return dict(zip(sorted(rng.sample(eligible, count)), kinds[:count], strict=True))
+
+
 STACK_START = 3000
 STACK_RANGE = (1500, 6000)
 """A stack outside this range is brought back to ``STACK_START`` between hands (the player
@@ -84,6 +97,8 @@ class DemoSession:
         self.seed = seed
         self.table = demo_table(seats)
         self.layout = Layout(seats=seats)
+        self.plan = injection_plan(seed, hands)
+        """Hand number -> the kind of irregularity written into it."""
         rng = random.Random(seed)
         stacks = dict.fromkeys(range(1, seats + 1), STACK_START)
         button = 1
@@ -113,7 +128,7 @@ class DemoSession:
     def _hand(
         self, number: int, button: int, stacks: dict[int, int], rng: random.Random
     ) -> tuple[list[Event], Expected | None]:
-        mutation = INJECTED.get(number)
+        kind = self.plan.get(number)
         for _ in range(
             200
         ):  # until a hand allows the irregularity (a showdown for a mucked winner)
@@ -121,13 +136,13 @@ class DemoSession:
             events = simulate_hand(
                 self.table, hand=str(number), button=button, stacks=dict(stacks), rng=hand_rng
             )
-            if mutation is None:
+            if kind is None:
                 return events, None
-            done = mutation(list(events), play(events), hand_rng)
+            done = MUTATIONS[kind](list(events), play(events), hand_rng)
             if done is not None:
                 mutated, expected = done
                 return [replace(e, seq=i + 1) for i, e in enumerate(mutated)], expected
-        raise RuntimeError(f"no hand of seed {self.seed} allows {mutation.__name__}")
+        raise RuntimeError(f"no hand of seed {self.seed} allows {kind}")
 
     @property
     def frames(self) -> int:
