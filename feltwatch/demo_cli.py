@@ -30,14 +30,14 @@ from feltwatch.camera_main import T0_FILE_ENV
 from feltwatch.config import Config, load
 from feltwatch.engine_main import paths
 from feltwatch.prerender import prerender
-from feltwatch.run_cli import EXIT_BAD_INPUT, EXIT_OK, read_jsonl, supervise
+from feltwatch.run_cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNUSABLE, read_jsonl, supervise
 from feltwatch.supervisor import Supervisor
 
 if TYPE_CHECKING:
     from models.synth.session import DemoSession
 
-READY_TIMEOUT_S = 60.0
-"""The table starts when the engine and the cameras are ready, or after this long anyway."""
+WAITING_NOTICE_S = 30.0
+"""While the table waits for the engine and the cameras, it says which it waits for this often."""
 LEAD_S = 1.0
 """From ready to the first frame of the table."""
 
@@ -55,17 +55,22 @@ class Timeline:
         for stale in (path, *self.markers):
             stale.unlink(missing_ok=True)
         self.since = time.monotonic()
+        self.noticed_s = 0.0
         self.t0_ns = 0
 
     def ready(self) -> bool:
+        """Every camera reads and the engine listens (the table never deals unseen)."""
+        missing = [m.stem for m in self.markers if not m.exists()]
+        if not self.socket.exists():
+            missing.insert(0, "the engine")
         waited_s = time.monotonic() - self.since
-        everyone = self.socket.exists() and all(m.exists() for m in self.markers)
-        if not everyone and waited_s > READY_TIMEOUT_S:
+        if missing and waited_s > self.noticed_s + WAITING_NOTICE_S:
+            self.noticed_s = waited_s
             print(
-                f"[demo] the processes are not all ready after {waited_s:.0f} s: starting",
+                f"[demo] {waited_s:.0f} s: the table waits for {', '.join(missing)} to be ready",
                 flush=True,
             )
-        return everyone or waited_s > READY_TIMEOUT_S
+        return not missing
 
     def begun(self) -> bool:
         return self.t0_ns != 0
@@ -266,8 +271,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
     timeline = Timeline(folder / "t0", config)
     said = []
 
+    failed: list[str] = []
+
     def done(supervisor: Supervisor) -> bool:
         if not timeline.begun():
+            down = [c.name for c in supervisor.children if c.given_up or c.finished]
+            if down:
+                failed.append(f"{', '.join(down)} never became ready: no hand was dealt")
+                return True
             if not timeline.ready():
                 return False
             table.play(timeline.begin())
@@ -292,7 +303,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         table.stop()
     alerts = read_jsonl(paths(config)["alerts"])
     print(f"[demo] {len(alerts)} alerts in {paths(config)['alerts']}", flush=True)
-    return EXIT_OK
+    for reason in failed:
+        print(f"[demo] error: {reason}", file=sys.stderr, flush=True)
+    return EXIT_UNUSABLE if failed else EXIT_OK
 
 
 def add_demo_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
