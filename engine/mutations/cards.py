@@ -28,9 +28,7 @@ def exposed_hole_card(
     events[i] = replace(card_event, face=Face.UP, card=draw.card)
     seat = card_event.to_seat
     assert seat is not None
-    return events, Expected(
-        hand=report.hand, kind="exposed", rule="R-EXPOSE-4", family="exposed_card", seats=(seat,)
-    )
+    return events, expect(report, "exposed", "R-EXPOSE-4", (seat,))
 
 
 def boxed_card(
@@ -45,7 +43,7 @@ def boxed_card(
         return None
     boxed = CardSeen(seq=0, ts_ms=0, to="shoe", face=Face.UP, card=rng.choice(spare))
     events.insert(first_card[0], boxed)
-    return events, Expected(hand=report.hand, kind="boxed", rule="R-BOX-1", family="boxed_card")
+    return events, expect(report, "boxed", "R-BOX-1")
 
 
 def premature_card(
@@ -84,13 +82,7 @@ def premature_card(
     assert isinstance(action, Action)
     reordered = [*events[:action_at], *block, action, *events[action_at + 1 : block_start]]
     reordered += events[block_end:]
-    return reordered, Expected(
-        hand=report.hand,
-        kind="premature",
-        rule=rules[board_size],
-        family="other:premature card",
-        seats=(action.seat,),
-    )
+    return reordered, expect(report, "premature", rules[board_size], (action.seat,))
 
 
 def duplicate_card(
@@ -113,9 +105,7 @@ def duplicate_card(
     twin = rng.choice(holes)
     events[read[0]] = replace(events[read[0]], card=twin)  # type: ignore[call-arg]
     events[i] = replace(board, card=twin)
-    return recomplete(events), Expected(
-        hand=report.hand, kind="duplicate", rule="R-DECK-3", family="other:deck integrity"
-    )
+    return recomplete(events), expect(report, "duplicate", "R-DECK-3")
 
 
 def switched_card(
@@ -141,13 +131,7 @@ def switched_card(
     cards = list(show.cards)
     cards[rng.randrange(len(cards))] = rng.choice(spare)
     events[i] = replace(show, cards=tuple(cards))
-    return repush(events), Expected(
-        hand=report.hand,
-        kind="switched_card",
-        rule="R-DECK-12",
-        family="other:deck integrity",
-        seats=(show.seat,),
-    )
+    return repush(events), expect(report, "switched_card", "R-DECK-12", (show.seat,))
 
 
 def _holes(events: list[Event]) -> list[int]:

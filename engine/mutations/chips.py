@@ -48,13 +48,7 @@ def mucked_winner(
     tabled.insert(last_show + 1, Muck(seq=0, ts_ms=0, seat=winner, by=MuckedBy.DEALER))
     # The pots pushed again go to the best hand left; the killed winner is the error.
     redone = repush(tabled)
-    return redone, Expected(
-        hand=report.hand,
-        kind="mucked_winner",
-        rule="R-MUCK-7",
-        family="mucked_winner",
-        seats=(winner,),
-    )
+    return redone, expect(report, "mucked_winner", "R-MUCK-7", (winner,))
 
 
 def short_award(
@@ -77,13 +71,7 @@ def short_award(
     award = events[i]
     assert isinstance(award, Award)
     events[i] = replace(award, amount=award.amount - 1)
-    return events, Expected(
-        hand=report.hand,
-        kind="short_award",
-        rule="R-POT-5",
-        family="chip_miscount",
-        seats=(award.seat,),
-    )
+    return events, expect(report, "short_award", "R-POT-5", (award.seat,))
 
 
 def rake_over_cap(
@@ -110,13 +98,7 @@ def rake_over_cap(
     rake = events[rakes[0]]
     assert isinstance(rake, Rake)
     events[rakes[0]] = replace(rake, amount=rake.amount + extra)
-    return events, Expected(
-        hand=report.hand,
-        kind="rake_over_cap",
-        rule="R-RAKE-1",
-        family="chip_miscount",
-        seats=(award.seat,),
-    )
+    return events, expect(report, "rake_over_cap", "R-RAKE-1", (award.seat,))
 
 
 def wrong_winner(
@@ -135,13 +117,7 @@ def wrong_winner(
     for i, event in enumerate(events):
         if isinstance(event, Award) and event.seat == winner:
             events[i] = replace(event, seat=loser)
-    return events, Expected(
-        hand=report.hand,
-        kind="wrong_winner",
-        rule="R-SHOW-2",
-        family="mucked_winner",
-        seats=(loser, winner),
-    )
+    return events, expect(report, "wrong_winner", "R-SHOW-2", (loser, winner))
 
 
 def stack_grew(
@@ -163,13 +139,7 @@ def stack_grew(
         return None
     grown = hand.stacks[action.seat] + rng.choice((25, 100, 500))
     events.insert(i + 1, StackCount(seq=0, ts_ms=0, seat=action.seat, amount=grown))
-    return events, Expected(
-        hand=report.hand,
-        kind="stack_grew",
-        rule="R-BET-23",
-        family="chip_miscount",
-        seats=(action.seat,),
-    )
+    return events, expect(report, "stack_grew", "R-BET-23", (action.seat,))
 
 
 def _pushes(events: list[Event]) -> list[int]:
