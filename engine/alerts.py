@@ -35,8 +35,12 @@ class Alert:
     amounts: Mapping[str, int] = field(default_factory=dict)
     evidence: tuple[int, ...] = ()
     """``seq`` of every event that proves it."""
+    unverified: str = ""
+    """Why the evidence may be wrong (the camera's view was degraded during the hand): such an
+    alert is raised for a person to check, never as critical."""
 
     def to_json(self) -> dict[str, object]:
+        extra: dict[str, object] = {"unverified": self.unverified} if self.unverified else {}
         return {
             "hand": self.hand,
             "seq": self.seq,
@@ -49,7 +53,7 @@ class Alert:
             "cards": list(self.cards),
             "amounts": dict(self.amounts),
             "evidence": list(self.evidence),
-        }
+        } | extra
 
 
 def alert_id(table: str, alert: Mapping[str, object]) -> str:

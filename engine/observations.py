@@ -91,3 +91,15 @@ class DealerHand(Observation):
 
     present: bool
     zone: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ViewDegraded(Observation):
+    """The camera's view was degraded from ``since_ns`` to ``ts_ns``: the worker did not read
+    frames the camera made (the process was short of CPU, or the source stalled), so cards or
+    chips that moved then may have gone unseen or been seen late. The engine does not judge on
+    such evidence with certainty."""
+
+    since_ns: int
+    frames_dropped: int
+    reason: str

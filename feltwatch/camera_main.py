@@ -193,6 +193,7 @@ def recorder_for(config: Config, camera: CameraSection) -> RecordingThread | Non
 
 
 def run(config: Config, camera: CameraSection, config_path: Path) -> int:
+    from vision.quality import ViewQuality
     from vision.zones import ZoneError, ZoneMap
 
     try:
@@ -257,9 +258,13 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
     error = ""
     shown = (started, 0, 0)
     gaps = FrameGaps()
+    quality = ViewQuality(camera.name)
     for shot in shots:
         processed += 1
         gaps.add(shot.ts_ns)
+        degraded = quality.add(shot.ts_ns)
+        if degraded is not None:  # the engine judges the hands of this stretch unverified
+            sender.send(degraded)
         for observation in process(shot):
             sender.send(observation)
         if view.due():

@@ -13,15 +13,15 @@ taken at that time (or is older).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from engine.alerts import Alert
+from engine.alerts import Alert, Severity
 from engine.errors import EventError
-from engine.events import Event, HandEnd, TableConfig
+from engine.events import Event, HandEnd, HandStart, TableConfig
 from engine.fusion import Fusion
 from engine.hand import HandReport
 from engine.inputs import CardDrawn
-from engine.observations import Observation
+from engine.observations import Observation, ViewDegraded
 from engine.session import TableSession
 
 
@@ -44,7 +44,14 @@ class Step:
     reports: list[HandReport] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     """Events the engine could not apply (named; the run goes on)."""
+    health: list[tuple[str, str]] = field(default_factory=list)
+    """(source, message): conditions of the inputs a person should know of (a camera whose
+    view was degraded)."""
     duplicate: bool = False
+
+
+def _key(alert: Alert) -> tuple[object, ...]:
+    return (alert.hand, alert.seq, alert.rule, alert.seat, alert.cards)
 
 
 class EngineCore:
@@ -59,6 +66,11 @@ class EngineCore:
         self._draws: set[tuple[str, int, int]] = set()
         self._camera_last: dict[str, tuple[int, list[Observation]]] = {}
         self._alerts_seen = 0
+        self.degraded: list[ViewDegraded] = []
+        """The stretches the fusion's camera was degraded (the longest report of each)."""
+        self._hand_since_ns: int | None = None
+        self._as_raised: dict[tuple[object, ...], Alert] = {}
+        """The open hand's alerts as they were raised (unverified or not)."""
 
     @property
     def open_hand(self) -> str | None:
@@ -68,7 +80,7 @@ class EngineCore:
     def open_alerts(self) -> list[Alert]:
         """The alerts of the hand still open (a restarted engine announces them again)."""
         hand = self.session.hand
-        return list(hand.alerts) if hand is not None else []
+        return [self._as_raised.get(_key(a), a) for a in hand.alerts] if hand is not None else []
 
     def is_duplicate(self, item: object) -> bool:
         if isinstance(item, CardDrawn):
@@ -98,6 +110,9 @@ class EngineCore:
         if isinstance(item, Observation) and self.camera not in (None, item.camera):
             return step
         ts_ns = int(getattr(item, "ts_ns", 0))
+        if isinstance(item, ViewDegraded):
+            self._degraded(item, step)
+            return step
         try:
             events = self.fusion.feed(item)
         except EventError as exc:
@@ -122,6 +137,38 @@ class EngineCore:
             if isinstance(event, HandEnd):
                 self._alerts_seen = 0
             step.alerts += [
-                Proved(alert=a, table=self.table.table, input_ts_ns=ts_ns) for a in fired
+                Proved(alert=self._judged(a, ts_ns), table=self.table.table, input_ts_ns=ts_ns)
+                for a in fired
             ]
+            if isinstance(event, HandStart):
+                self._hand_since_ns = event.ts_ms * 1_000_000
+                self._as_raised.clear()
         return step
+
+    def _degraded(self, item: ViewDegraded, step: Step) -> None:
+        if self.camera not in (None, item.camera):
+            return
+        last = self.degraded[-1] if self.degraded else None
+        if last is not None and last.since_ns == item.since_ns:
+            self.degraded[-1] = item  # the same stretch, reported longer
+        else:
+            self.degraded.append(item)
+            step.health.append((f"camera:{item.camera}", f"vision degraded: {item.reason}"))
+
+    def _judged(self, alert: Alert, ts_ns: int) -> Alert:
+        """An alert of a hand during which the camera's view was degraded is raised unverified,
+        with the reason, and never as critical: the evidence may be a card or chips unseen."""
+        judged = self._as_raised[_key(alert)] = self._verified(alert, ts_ns)
+        return judged
+
+    def _verified(self, alert: Alert, ts_ns: int) -> Alert:
+        since = self._hand_since_ns
+        if since is None:
+            return alert
+        overlaps = [d for d in self.degraded if d.since_ns <= ts_ns and d.ts_ns >= since]
+        if not overlaps:
+            return alert
+        worst = max(overlaps, key=lambda d: d.frames_dropped)
+        severity = Severity.WARNING if alert.severity is Severity.CRITICAL else alert.severity
+        why = f"the {worst.camera} camera's view was degraded during the hand ({worst.reason})"
+        return replace(alert, severity=severity, unverified=why)

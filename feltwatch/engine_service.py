@@ -29,6 +29,7 @@ class Outputs(Protocol):
     def alert(self, proved: Proved, *, replayed: bool) -> None: ...
     def hand(self, report: HandReport) -> None: ...
     def error(self, message: str) -> None: ...
+    def health(self, source: str, message: str) -> None: ...
 
 
 def same_table(a: TableConfig, b: TableConfig) -> bool:
@@ -76,6 +77,8 @@ def deliver(step: Step, outputs: Outputs, *, replayed: bool) -> None:
         outputs.hand(report)
     for message in step.errors:
         outputs.error(message)
+    for source, message in step.health:
+        outputs.health(source, message)
 
 
 class EngineService:
@@ -189,3 +192,6 @@ class _Resume:
 
     def error(self, message: str) -> None:
         self.outputs.error(message)
+
+    def health(self, source: str, message: str) -> None:
+        """Told when it happened; the journal's replay does not tell it twice."""

@@ -11,9 +11,10 @@ from engine.mutate import Score
 
 def alert_line(alert: Alert) -> str:
     seat = f" seat {alert.seat}" if alert.seat is not None else ""
+    unverified = f" (UNVERIFIED: {alert.unverified})" if alert.unverified else ""
     return (
         f"ALERT {alert.severity.upper():8} {alert.rule:10} {alert.family}{seat} "
-        f"[hand {alert.hand}, seq {alert.seq}]: {alert.message}"
+        f"[hand {alert.hand}, seq {alert.seq}]: {alert.message}{unverified}"
     )
 
 

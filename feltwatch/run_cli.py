@@ -107,6 +107,7 @@ class _Collect:
         self.alerts: list[Proved] = []
         self.hands: list[HandReport] = []
         self.errors: list[str] = []
+        self.health_notes: list[str] = []
 
     def event(self, event: Event) -> None:
         self.events.append(event)
@@ -119,6 +120,9 @@ class _Collect:
 
     def error(self, message: str) -> None:
         self.errors.append(message)
+
+    def health(self, source: str, message: str) -> None:
+        self.health_notes.append(f"{source}: {message}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -150,6 +154,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         )
     for message in out.errors:
         print(f"error: {message}", file=sys.stderr)
+    for note in out.health_notes:
+        print(f"health: {note}", file=sys.stderr)
     print(
         f"{lines} journal lines, {core.inputs} inputs, {len(out.events)} events, "
         f"{len(out.hands)} hands closed, {len(out.alerts)} alerts"
