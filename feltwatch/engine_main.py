@@ -200,6 +200,7 @@ def hand_row(report: HandReport, started_wall: float | None) -> dict[str, object
         "table": report.table,
         "hand": report.hand,
         "complete": report.complete,
+        "cut": report.cut,
         "started_wall": started_wall,
         "wall": time.time(),
         "board": list(report.board),
