@@ -544,11 +544,16 @@ class HandDealer:
         if first is None or first not in live:
             first = next(s for s in h.clockwise_from(self.button) if s in live)
         order = [first, *(s for s in h.clockwise_from(first) if s in live and s != first)]
+        volunteer = None
+        if not all_in and len(order) > 1 and choose.chance(0.25):
+            volunteer = choose.pick(order[1:])  # a player may table before the one due first
+            order = [volunteer, *(s for s in order if s != volunteer)]
+            self.kind("a hand tabled before the one due first, of the player's own will")
         shown_or_mucked: list[int] = []
         for seat in order:
             if seat in h.shown:
                 continue
-            must_show = seat in winners or (all_in and tournament)
+            must_show = seat in winners or (all_in and tournament) or seat == volunteer
             if must_show or choose.chance(0.4):
                 self.table_hand(seat)
                 if seat not in winners and self.choose.chance(0.3):

@@ -38,7 +38,7 @@ from engine.mutations.chips import (
     uncalled_to_another_seat,
     wrong_winner,
 )
-from engine.mutations.play import acts_after_folding, loser_left_on_the_table, shown_out_of_turn
+from engine.mutations.play import acts_after_folding, loser_left_on_the_table
 
 MUTATIONS: dict[str, Mutation] = {
     "stack_grew": stack_grew,
@@ -68,5 +68,4 @@ MUTATIONS: dict[str, Mutation] = {
     "burn_left_out": burn_left_out,
     "burned_twice": burned_twice,
     "burn_face_up": burn_face_up,
-    "shown_out_of_turn": shown_out_of_turn,
 }

@@ -41,7 +41,7 @@ def loser_left_on_the_table(
     showdown = index(events, lambda e: isinstance(e, Show | Muck) and e.seat in live)
     kills = [
         i
-        for i in showdown[1:]  # the first to show or muck stays first (R-SHOW-7)
+        for i in showdown[1:]  # the first to show or muck stays first
         if isinstance(events[i], Muck) and i < push_at and events[i].seat not in winners  # type: ignore[attr-defined]
     ]
     if not kills:
@@ -53,23 +53,3 @@ def loser_left_on_the_table(
     kill = events.pop(i)
     events.insert(rng.randint(push_at, len(events) - 1), kill)
     return events, expect(report, "loser_left_on_the_table", "R-MUCK-8", (seat,))
-
-
-def shown_out_of_turn(
-    events: list[Event], report: HandReport, rng: random.Random
-) -> tuple[list[Event], Expected] | None:
-    """At a showdown without an all-in, another hand is tabled before the one due first."""
-    hand = state_before(events, len(events) - 1)
-    if hand is None or len(report.board) < 5 or hand.hand_decided:
-        return None
-    if any(seat in hand.all_in for seat in hand.live()):
-        return None
-    showdown = index(events, lambda e: isinstance(e, Show | Muck) and e.seat in hand.live())
-    if len(showdown) < 2:
-        return None
-    first, second = showdown[0], showdown[1]
-    a, b = events[first], events[second]
-    if not isinstance(a, Show) or not isinstance(b, Show) or a.seat == b.seat:
-        return None
-    events[first], events[second] = b, a
-    return events, expect(report, "shown_out_of_turn", "R-SHOW-7", (b.seat, a.seat))

@@ -84,6 +84,8 @@ _NOT_OBSERVED = {
     "R-TABLE-7": _OPERATOR,
     "R-TABLE-8": "phones and devices (out of scope for the rules engine, catalogue 3.2 #7)",
     "R-HAND-4": "review clips of the alert",
+    "R-SHOW-7": "who asked for a hand to be tabled: the order binds only hands not shown of the "
+    "player's own will, and the event log has no requests",
     "R-BLIND-9": _OPERATOR,
     "R-BLIND-10": _OPERATOR,
     "R-BLIND-13": _OPERATOR,

@@ -1,12 +1,11 @@
-"""Showdown procedure: all-in hands face up (TDA rule 17), nobody mucks in an all-in showdown,
-showing order (R-ALLIN-1, R-ALLIN-3, R-SHOW-7)."""
+"""Showdown procedure: all-in hands face up (TDA rule 17), nobody mucks in an all-in showdown
+(R-ALLIN-1, R-ALLIN-3), the all-in hand shown before the side pot is pushed (R-ALLIN-4)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.alerts import Severity
-from engine.events import CardSeen, Event, Muck, Show
+from engine.events import CardSeen, Event, Muck
 from engine.rules.registry import NONE, Finding, Found, rule
 
 if TYPE_CHECKING:
@@ -64,33 +63,6 @@ def no_muck_in_all_in_showdown(hand: Hand, event: Event) -> Found:
             message=f"seat {event.seat} mucked without showing in an all-in showdown "
             "(every live hand must be shown)",
             seats=(event.seat,),
-        ),
-    )
-
-
-@rule("R-SHOW-7", hook="before", events=(Show, Muck), severity=Severity.INFO)
-def showing_order(hand: Hand, event: Event) -> Found:
-    """Without an all-in, the last aggressor of the river shows first, otherwise the first live
-    seat left of the button."""
-    assert isinstance(event, Show | Muck)
-    if len(hand.board) < 5 or hand.hand_decided:
-        return NONE
-    shown_or_mucked = [s.seat for s in hand.record.shows] + [m.seat for m in hand.record.mucks]
-    if any(seat not in hand.folded for seat in shown_or_mucked):
-        return NONE  # not the showdown's first (a folded hand thrown in is no part of it)
-    if hand.record.betting_over_seq is None or any(s in hand.all_in for s in hand.live()):
-        return NONE
-    from engine.hand import Street
-
-    first = hand.record.aggressor.get(Street.RIVER)
-    if first is None:
-        first = next(s for s in hand.clockwise_from(hand.button) if s not in hand.folded)
-    if event.seat == first or isinstance(event, Muck):
-        return NONE
-    return (
-        Finding(
-            message=f"seat {event.seat} showed first; seat {first} was due to show first",
-            seats=(event.seat, first),
         ),
     )
 

@@ -118,10 +118,12 @@ def script_for_hand(
                 put(event.seat, bets.get(event.seat, 0) + stacks.get(event.seat, 0))
         elif isinstance(event, Show):
             gather()
-            for card in holes.get(event.seat, []):
-                if card not in face_up:
-                    face_up.add(card)
-                    steps.append(Turn(card))
+            turned = [card for card in holes.get(event.seat, []) if card not in face_up]
+            for card in turned:
+                face_up.add(card)
+                steps.append(Turn(card))
+            if turned:
+                steps.append(Pause(1.0))  # the dealer reads the tabled hand before going on
         elif isinstance(event, Muck):
             to_muck(event.seat)
         elif isinstance(event, Award):

@@ -74,6 +74,7 @@ REQUIRED = [
     "all-in hands tabled before the board (tournament)",
     "all-in showdown",
     "called hand shown on request",
+    "a hand tabled before the one due first, of the player's own will",
     "split pot",
     "odd chip",
     "antes",

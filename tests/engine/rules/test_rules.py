@@ -577,18 +577,6 @@ CASES: dict[str, Case] = {
         {"showdown": lambda log: log.add("muck", seat=2)},
     ),
     "R-SHOW-2": ({"push": lambda log: log.award(2, 1020).add("rake", amount=30)}, {}),
-    "R-SHOW-7": (
-        {
-            "river_bets": lambda log: log.act(2, "check").act(3, "bet", 100).act(2, "call", 100),
-            "showdown": lambda log: log.show(2, "7c8c").show(3, "AsAd").add("muck", seat=2),
-            "push": None,
-        },
-        {
-            "river_bets": lambda log: log.act(2, "check").act(3, "bet", 100).act(2, "call", 100),
-            "showdown": lambda log: log.show(3, "AsAd").add("muck", seat=2),
-            "push": None,
-        },
-    ),
     "R-TRAY-3": (
         {
             "turn_bets": lambda log: (
