@@ -8,10 +8,10 @@ its cards on it).
         ...
     session.shoe_plan()                  # (seconds from the start, load/draw, cards)
 
-One hand in three carries an irregularity (at least one; every kind of ``DEMO_KINDS`` once the
-session has three hands per kind; never the first of several, while the cameras settle): an
-exposed hole card, a boxed card, a mucked winner, a short payout, written at a point and a seat
-the mutation picks; the hands, like the points, follow from the seed. ``injected`` says which
+One hand of each three carries an irregularity (``injection_plan``: every kind of ``DEMO_KINDS``
+once in twelve hands, never the first hand): an exposed hole card, a boxed card, a mucked
+winner, a short payout, written at a point and a seat the mutation picks; the hands, like the
+points, follow from the seed. ``injected`` says which
 alert each must raise (family, hand, seat): what the end-to-end test expects, nothing more.
 """
 
@@ -36,16 +36,19 @@ see (a card turned in the deal, a card face up in the deck, a winner killed, chi
 
 
 def injection_plan(seed: int, hands: int) -> dict[int, str]:
-    """Hand number -> the kind of irregularity written into it: a third of the hands (at least
-    one), every kind once there are enough, the rest of the kinds drawn; hands drawn too."""
+    """Hand number -> the kind of irregularity written into it: one hand of each three (1-3,
+    4-6, ...; never the first hand, while the cameras settle), the kinds in an order the seed
+    shuffles, each once before any comes again. A shorter session of the same seed is the
+    longer one cut short."""
     rng = random.Random(f"{seed}:injections")
-    count = max(1, hands // 3)
-    kinds = list(DEMO_KINDS[:count]) if count < len(DEMO_KINDS) else list(DEMO_KINDS)
-    kinds += [rng.choice(DEMO_KINDS) for _ in range(count - len(kinds))]
+    kinds = list(DEMO_KINDS)
     rng.shuffle(kinds)
-    eligible = range(2, hands + 1) if hands > 1 else range(1, 2)  # the first: cameras settle
-    count = min(count, len(eligible))
-    return dict(zip(sorted(rng.sample(eligible, count)), kinds[:count], strict=True))
+    plan: dict[int, str] = {}
+    for block in range((hands + 2) // 3):
+        number = rng.choice([n for n in range(3 * block + 1, 3 * block + 4) if n > 1])
+        if number <= hands:
+            plan[number] = kinds[block % len(kinds)]
+    return plan
 
 
 STACK_START = 3000
