@@ -523,3 +523,34 @@ def test_a_card_no_shoe_read_accounts_for_is_judged_where_it_was_seen() -> None:
             (kind, to, "Qc" if card == "2s" else card, seat) for kind, to, card, seat in clean
         ], pause_ns
         assert [rule for _, rule, _ in alerts(events)] == ["R-DECK-12"], pause_ns
+
+
+def test_a_bet_nobody_called_back_in_its_stack_is_not_taken_from_the_pot() -> None:
+    """Seat 2 bets 200 on the river and seat 1 folds: the 200 go back to seat 2's stack from
+    its bet zone, then the pot (700 less 5 % rake) is pushed to it. The bet back is the uncalled
+    bet, not the pot's chips (it used to take them, and the rake's went to the winner: a false
+    R-POT-5)."""
+    script = a_hand()
+    river = next(
+        i
+        for i, item in enumerate(script.items)
+        if isinstance(item, CardAppeared) and item.card == "2s"
+    )
+    end = continued(script, river + 1)
+    end.chips("bet:2", 200)
+    end.chips("stack:2", 500)
+    end.muck("Kh", 1)
+    end.muck("Qh", 1)
+    end.chips("bet:2", 0)
+    end.chips("stack:2", 700)  # the bet nobody called, back
+    end.chips("pot", 0)
+    end.chips("stack:2", 700 + 665)  # the pot less the rake
+    end.clear()
+    script.items[river + 1 :] = end.items
+    raked = replace(TABLE, rake_pct=Decimal(5), rake_cap=100)
+    fusion = Fusion(raked, button=1)
+    events = [e for item in script.items for e in fusion.feed(item)]
+    awards = [(e.seat, e.amount, e.pot) for e in events if isinstance(e, Award)]
+    assert awards == [(2, 200, "uncalled"), (2, 665, "main")]
+    result = check(((e.seq, e) for e in events), "fused")
+    assert not result.errors and result.alerts == ()
