@@ -4,7 +4,7 @@ written into (a real hand completed as the engine computes it, or a generated on
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -127,6 +127,15 @@ Mutation = Callable[[list[Event], HandReport, random.Random], tuple[list[Event],
 
 def index(events: Sequence[Event], test: Callable[[Event], bool]) -> list[int]:
     return [i for i, e in enumerate(events) if test(e)]
+
+
+def states(events: Sequence[Event]) -> Iterator[tuple[int, Hand | None]]:
+    """Each index with the hand as the bare engine knows it just before that event (None: no
+    hand open), in one replay: read what is needed of the hand before the next is yielded."""
+    session = TableSession(RuleSet([]))
+    for i, event in enumerate(events):
+        yield i, session.hand
+        session.feed(event)
 
 
 def state_before(events: Sequence[Event], i: int) -> Hand | None:

@@ -19,7 +19,7 @@ from engine.events import (
     TableConfig,
     TrayCount,
 )
-from engine.hand import HandReport
+from engine.hand import Hand, HandReport
 from engine.mutations.base import (
     Expected,
     expect,
@@ -28,6 +28,7 @@ from engine.mutations.base import (
     recomplete,
     repush,
     state_before,
+    states,
 )
 from engine.pots import UNCALLED_POT
 
@@ -142,10 +143,6 @@ def stack_grew(
     return events, expect(report, "stack_grew", "R-BET-23", (action.seat,))
 
 
-def _pushes(events: list[Event]) -> list[int]:
-    return index(events, lambda e: isinstance(e, Award) and e.pot != UNCALLED_POT)
-
-
 def _after_betting(events: list[Event]) -> list[int]:
     """Indexes from just after the last action to the ``hand_end`` (where chips are pushed)."""
     actions = index(events, lambda e: isinstance(e, Action))
@@ -216,14 +213,21 @@ def odd_chip_to_the_wrong_seat(
 
 
 def _count_at(
-    events: list[Event], rng: random.Random, choices: list[int], seat_of: Callable[[int], list[int]]
-) -> tuple[int, int] | None:
-    rng.shuffle(choices)
-    for i in choices:
-        seats = seat_of(i)
-        if seats:
-            return i, rng.choice(seats)
-    return None
+    events: list[Event], rng: random.Random, seats_of: Callable[[Hand], list[tuple[int, int]]]
+) -> tuple[int, int, int] | None:
+    """(index, seat, its stack there): a point before the push, in one replay of the hand, and
+    one of the seats ``seats_of`` gives there ((seat, stack) pairs)."""
+    points = set(_before_the_push(events))
+    options = [
+        (i, found)
+        for i, hand in states(events)
+        if i in points and hand is not None and (found := seats_of(hand))
+    ]
+    if not options:
+        return None
+    at, found = rng.choice(options)
+    seat, stack = rng.choice(found)
+    return at, seat, stack
 
 
 def hidden_chips(
@@ -253,15 +257,10 @@ def chips_behind_an_all_in(
     events: list[Event], report: HandReport, rng: random.Random
 ) -> tuple[list[Event], Expected] | None:
     """An all-in player still has chips in front of him before the pots are pushed."""
-
-    def all_in(i: int) -> list[int]:
-        hand = state_before(events, i)
-        return sorted(hand.all_in) if hand is not None else []
-
-    found = _count_at(events, rng, _before_the_push(events), all_in)
+    found = _count_at(events, rng, lambda hand: [(seat, 0) for seat in sorted(hand.all_in)])
     if found is None:
         return None
-    at, seat = found
+    at, seat, _ = found
     events.insert(at, StackCount(seq=0, ts_ms=0, seat=seat, amount=rng.choice((25, 100, 500))))
     return events, expect(report, "chips_behind_an_all_in", "R-ALLIN-6", (seat,))
 
@@ -270,21 +269,13 @@ def chips_off_the_table(
     events: list[Event], report: HandReport, rng: random.Random
 ) -> tuple[list[Event], Expected] | None:
     """Chips of a seat leave the table during the hand (its stack counts short)."""
-    stacks: dict[int, int] = {}
-
-    def with_chips(i: int) -> list[int]:
-        hand = state_before(events, i)
-        if hand is None:
-            return []
-        stacks.update(hand.stacks)
-        return sorted(seat for seat, left in hand.stacks.items() if left > 0)
-
-    found = _count_at(events, rng, _before_the_push(events), with_chips)
+    found = _count_at(
+        events, rng, lambda hand: [(s, left) for s, left in sorted(hand.stacks.items()) if left]
+    )
     if found is None:
         return None
-    at, seat = found
-    counted = rng.randint(0, stacks[seat] - 1)
-    events.insert(at, StackCount(seq=0, ts_ms=0, seat=seat, amount=counted))
+    at, seat, stack = found
+    events.insert(at, StackCount(seq=0, ts_ms=0, seat=seat, amount=rng.randint(0, stack - 1)))
     return events, expect(report, "chips_off_the_table", "R-CHIP-6", (seat,))
 
 
