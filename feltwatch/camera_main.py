@@ -123,7 +123,10 @@ def _played(
         capture.release()
 
 
-def live_frames(camera: CameraSection, stopping: Callable[[], bool]) -> Iterator[Shot]:
+def live_frames(camera: CameraSection, stopping: Callable[[], bool]) -> Iterator[Shot | None]:
+    """The camera's frames; None each time none came for ``vision.quality.GAP_S`` (a stale
+    source, told while it lasts)."""
+    from vision.quality import GAP_S
     from vision.sources import LatestFrame, video_frames
 
     if Path(camera.source).is_file():
@@ -136,8 +139,9 @@ def live_frames(camera: CameraSection, stopping: Callable[[], bool]) -> Iterator
     state = ""
     try:
         while not stopping():
-            frame = source.take(timeout_s=1.0)
+            frame = source.take(timeout_s=GAP_S)
             if frame is None:
+                yield None
                 if source.state != state:
                     state = source.state
                     print(f"camera {camera.name}: {state}: {source.error}", file=sys.stderr)
@@ -145,25 +149,6 @@ def live_frames(camera: CameraSection, stopping: Callable[[], bool]) -> Iterator
             yield Shot(frame.ts_ns, frame.image)
     finally:
         source.stop()
-
-
-class FrameGaps:
-    """Frames the source made that the worker never saw (late frames dropped by the
-    latest-frame buffer or skipped on the timeline), counted from the gaps between the frames'
-    times against the shortest gap seen (the camera's frame interval)."""
-
-    def __init__(self) -> None:
-        self.dropped = 0
-        self._last_ns: int | None = None
-        self._interval_ns: int | None = None
-
-    def add(self, ts_ns: int) -> None:
-        if self._last_ns is not None and ts_ns > self._last_ns:
-            gap = ts_ns - self._last_ns
-            if self._interval_ns is None or gap < self._interval_ns:
-                self._interval_ns = gap
-            self.dropped += max(0, round(gap / self._interval_ns) - 1)
-        self._last_ns = ts_ns
 
 
 def zone_config(config: Config, camera: CameraSection, config_path: Path) -> dict[str, object]:
@@ -248,7 +233,7 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
     signal.signal(signal.SIGINT, lambda *_: stopped.set())
     sender = ObservationSender(paths(config)["socket"]).start()
     if camera.source.startswith("demo"):
-        shots = demo_frames(config, camera.name, stopped.is_set)
+        shots: Iterator[Shot | None] = demo_frames(config, camera.name, stopped.is_set)
     else:
         shots = live_frames(camera, stopped.is_set)
     recorder = recorder_for(config, camera)
@@ -257,15 +242,21 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
     started = time.monotonic()
     error = ""
     shown = (started, 0, 0)
-    gaps = FrameGaps()
     quality = ViewQuality(camera.name)
+    on_clock = not Path(camera.source).is_file()  # a file's frame times are not the clock's
     for shot in shots:
+        if shot is None:  # the source is stale
+            degraded = quality.idle(time.monotonic_ns())
+            if degraded is not None:
+                sender.send(degraded)
+            continue
         processed += 1
-        gaps.add(shot.ts_ns)
-        degraded = quality.add(shot.ts_ns)
-        if degraded is not None:  # the engine judges the hands of this stretch unverified
-            sender.send(degraded)
-        for observation in process(shot):
+        observations = process(shot)
+        lag_ns = time.monotonic_ns() - shot.ts_ns if on_clock else 0
+        degraded = quality.add(shot.ts_ns, lag_ns)
+        if degraded is not None:  # before the frame's observations: the engine judges the
+            sender.send(degraded)  # hands of this stretch unverified
+        for observation in observations:
             sender.send(observation)
         if view.due():
             seen, worker_figures = figures()
@@ -280,7 +271,7 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
                     "fps": round((processed - shown[1]) / span_s, 1),
                     "detector_fps": round((passes_done - shown[2]) / span_s, 1),
                     "frames_read": processed,
-                    "frames_dropped": gaps.dropped,
+                    "frames_dropped": quality.dropped,
                     "observations_waiting": sender.pending,
                     "observations_lost": sender.dropped,
                     "engine_connected": sender.connected,

@@ -46,6 +46,42 @@ def test_a_view_missing_most_frames_for_seconds_is_told_every_second() -> None:
     assert reports[-1].frames_dropped >= 60  # told once most of the last second is missing
 
 
+def test_dropped_frames_are_counted_from_the_gaps_between_frame_times() -> None:
+    quality = ViewQuality("overhead")
+    interval = 33_333_333  # 30 fps
+    for index in (0, 1, 2, 5, 6, 10):  # 3, 4 and 7, 8, 9 never reached the worker
+        quality.add(1_000_000_000 + index * interval)
+    assert quality.dropped == 5
+
+
+def test_a_detector_behind_the_camera_is_told_with_how_far() -> None:
+    quality = ViewQuality("overhead")
+    lags_ms = [20] * 30 + [700] * 20 + [20] * 10  # every frame read, 0.7 s late for 20 of them
+    reports = [quality.add(i * FRAME_NS, ms * 1_000_000) for i, ms in enumerate(lags_ms)]
+    told = [r for r in reports if r is not None]
+    assert told[0].since_ns == 29 * FRAME_NS and told[0].frames_dropped == 0
+    assert "the detector up to 0.7 s behind the camera" in told[-1].reason
+    assert told[-1].ts_ns == 49 * FRAME_NS  # ends with the last late frame
+    assert reports[50:] == [told[-1], *[None] * 9]
+
+
+def test_a_stale_source_is_told_while_it_lasts_and_when_frames_come_back() -> None:
+    quality = ViewQuality("overhead")
+    for i in range(30):
+        quality.add(i * FRAME_NS)
+    last = 29 * FRAME_NS
+    assert quality.idle(last + 100_000_000) is None  # a tenth of a second: not yet stale
+    first = quality.idle(last + 400_000_000)
+    assert first is not None and first.since_ns == last
+    assert "no frame from the camera for 0.4 s" in first.reason
+    assert quality.idle(last + 800_000_000) is None  # told again a second later
+    again = quality.idle(last + 1_500_000_000)
+    assert again is not None and again.since_ns == last
+    back = [quality.add(last + 60 * FRAME_NS + k * FRAME_NS) for k in range(40)]
+    ended = [r for r in back if r is not None][-1]
+    assert ended.since_ns == last and "no frame from the camera for 1.5 s" in ended.reason
+
+
 @pytest.fixture(scope="module")
 def short_payout(monkeypatch_module: pytest.MonkeyPatch) -> tuple[demo.DemoSession, list]:  # type: ignore[type-arg]
     """Two hands, the second pushed short (a critical alert), and what the camera saw."""
