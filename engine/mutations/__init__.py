@@ -9,6 +9,7 @@ no place.
 from __future__ import annotations
 
 from engine.mutations.base import Mutation
+from engine.mutations.betting import short_bet, short_raise
 from engine.mutations.cards import (
     boxed_card,
     burn_face_up,
@@ -38,6 +39,7 @@ from engine.mutations.chips import (
     uncalled_to_another_seat,
     wrong_winner,
 )
+from engine.mutations.forced import late_blind, short_forced_bet
 from engine.mutations.play import acts_after_folding, loser_left_on_the_table
 
 MUTATIONS: dict[str, Mutation] = {
@@ -68,4 +70,8 @@ MUTATIONS: dict[str, Mutation] = {
     "burn_left_out": burn_left_out,
     "burned_twice": burned_twice,
     "burn_face_up": burn_face_up,
+    "short_raise": short_raise,
+    "short_bet": short_bet,
+    "short_forced_bet": short_forced_bet,
+    "late_blind": late_blind,
 }
