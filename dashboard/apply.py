@@ -128,6 +128,8 @@ class Applier:
         age_s = self.clock() - float(figures.pop("wall", 0) or 0)
         fps, detector = figures.get("fps", 0), figures.get("detector_fps", 0)
         status, message = "running", f"{fps} fps, detector {detector}/s"
+        if figures.get("view_degraded"):
+            status, message = "degraded", f"{message}; view degraded: {figures['view_degraded']}"
         if age_s > STALE_CAMERA_S:
             status, message = "stale", f"no frame for {age_s:.0f} s"
         self.health(table, f"camera:{camera}", status, message, **figures)

@@ -103,3 +103,5 @@ class ViewDegraded(Observation):
     since_ns: int
     frames_dropped: int
     reason: str
+    ended: bool = False
+    """The view is clear again from ``ts_ns`` (the stretch's last report)."""

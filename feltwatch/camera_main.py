@@ -272,6 +272,7 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
                     "detector_fps": round((passes_done - shown[2]) / span_s, 1),
                     "frames_read": processed,
                     "frames_dropped": quality.dropped,
+                    "view_degraded": quality.degraded,
                     "observations_waiting": sender.pending,
                     "observations_lost": sender.dropped,
                     "engine_connected": sender.connected,

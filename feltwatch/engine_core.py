@@ -44,9 +44,9 @@ class Step:
     reports: list[HandReport] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     """Events the engine could not apply (named; the run goes on)."""
-    health: list[tuple[str, str]] = field(default_factory=list)
-    """(source, message): conditions of the inputs a person should know of (a camera whose
-    view was degraded)."""
+    health: list[tuple[str, str, str]] = field(default_factory=list)
+    """(source, status, message): conditions of the inputs a person should know of (a camera
+    whose view is degraded: ``warning``; clear again: ``ok``)."""
     duplicate: bool = False
 
 
@@ -148,12 +148,15 @@ class EngineCore:
     def _degraded(self, item: ViewDegraded, step: Step) -> None:
         if self.camera not in (None, item.camera):
             return
+        source = f"vision:{item.camera}"
         last = self.degraded[-1] if self.degraded else None
         if last is not None and last.since_ns == item.since_ns:
             self.degraded[-1] = item  # the same stretch, reported longer
         else:
             self.degraded.append(item)
-            step.health.append((f"camera:{item.camera}", f"vision degraded: {item.reason}"))
+            step.health.append((source, "warning", f"view degraded: {item.reason}"))
+        if item.ended:
+            step.health.append((source, "ok", f"view clear again (it was degraded: {item.reason})"))
 
     def _judged(self, alert: Alert, ts_ns: int) -> Alert:
         """An alert of a hand during which the camera's view was degraded is raised unverified,

@@ -154,12 +154,12 @@ class FanOut:
         self._row(self._hands, hand_row(report, self._started_wall.pop(report.hand, None)))
         print(f"[{self.table}] hand {report.hand} closed: {count} alert(s)", flush=True)
 
-    def health(self, source: str, message: str) -> None:
-        """A condition of the inputs (a camera's view degraded) for the console and the
-        dashboard's health view."""
+    def health(self, source: str, status: str, message: str) -> None:
+        """A condition of the inputs (a camera's view degraded, clear again) for the console
+        and the dashboard's health view."""
         print(f"[{self.table}] {source}: {message}", flush=True)
         row = {"table": self.table, "wall": time.time(), "source": source}
-        self._row(self._health, {**row, "status": "warning", "message": message})
+        self._row(self._health, {**row, "status": status, "message": message})
 
     def error(self, message: str) -> None:
         print(f"[{self.table}] error: {message}", file=sys.stderr, flush=True)

@@ -29,7 +29,7 @@ class Outputs(Protocol):
     def alert(self, proved: Proved, *, replayed: bool) -> None: ...
     def hand(self, report: HandReport) -> None: ...
     def error(self, message: str) -> None: ...
-    def health(self, source: str, message: str) -> None: ...
+    def health(self, source: str, status: str, message: str) -> None: ...
 
 
 def same_table(a: TableConfig, b: TableConfig) -> bool:
@@ -77,8 +77,8 @@ def deliver(step: Step, outputs: Outputs, *, replayed: bool) -> None:
         outputs.hand(report)
     for message in step.errors:
         outputs.error(message)
-    for source, message in step.health:
-        outputs.health(source, message)
+    for source, status, message in step.health:
+        outputs.health(source, status, message)
 
 
 class EngineService:
@@ -193,5 +193,5 @@ class _Resume:
     def error(self, message: str) -> None:
         self.outputs.error(message)
 
-    def health(self, source: str, message: str) -> None:
+    def health(self, source: str, status: str, message: str) -> None:
         """Told when it happened; the journal's replay does not tell it twice."""

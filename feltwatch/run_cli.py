@@ -121,8 +121,8 @@ class _Collect:
     def error(self, message: str) -> None:
         self.errors.append(message)
 
-    def health(self, source: str, message: str) -> None:
-        self.health_notes.append(f"{source}: {message}")
+    def health(self, source: str, status: str, message: str) -> None:
+        self.health_notes.append(f"{source}: {status}: {message}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ hands of that stretch as unverified. The view is degraded when:
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 
 from engine.observations import ViewDegraded
 
@@ -31,8 +32,8 @@ LAG_S = 0.5
 class ViewQuality:
     """Feed the times of the frames the worker reads (and how late their observations were);
     get a ``ViewDegraded`` as soon as the view is degraded, again every ``WINDOW_S`` while it
-    stays so, and once more when it ends (each from the stretch's start: the engine takes the
-    longest). ``dropped`` counts every frame the camera made that the worker never saw."""
+    stays so, and once more when it ends (``ended``; each from the stretch's start: the engine
+    takes the longest). ``dropped`` counts every frame the camera made that the worker never saw."""
 
     def __init__(self, camera: str) -> None:
         self.camera = camera
@@ -69,10 +70,17 @@ class ViewQuality:
             return self._degraded(since_ns=last, now_ns=ts_ns)
         if self._since_ns is None:
             return None
-        told = self._report(last)
+        told = replace(self._report(last), ended=True)
         self._since_ns, self._stretch_dropped, self._told_ns = None, 0, None
         self._stretch_lag_ns = self._stale_ns = 0
         return told
+
+    @property
+    def degraded(self) -> str:
+        """Why the view is degraded now ("" while it is clear)."""
+        if self._since_ns is None or self._last_ns is None:
+            return ""
+        return self._report(max(self._last_ns, self._since_ns)).reason
 
     def idle(self, now_ns: int) -> ViewDegraded | None:
         """No frame came by ``now_ns`` (same clock as the frames' times): once that is

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from dashboard.apply import Applier
 from dashboard.feed import Feed, TableFiles
 from dashboard.store import HandQuery
 from dashboard.store.sqlite import SqliteStore
@@ -69,3 +70,16 @@ def test_an_acknowledgement_on_another_dashboard_is_taken_here(tmp_path: Path) -
     feed.poll()
     assert store.alert(first.id).acknowledged_by == "sup (central)"  # type: ignore[union-attr]
     assert store.alert(second.id).status == "open"  # type: ignore[union-attr]
+
+
+def test_a_camera_whose_view_is_degraded_is_shown_degraded_with_why(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "d.sqlite3")
+    applier = Applier(store, clock=lambda: 100.0)
+    figures = {"camera": "overhead", "wall": 99.5, "fps": 11.2, "detector_fps": 11.2}
+    applier.row("t1", "camera", {**figures, "view_degraded": "48 frames dropped in 2.1 s"})
+    (row,) = store.health("t1")
+    assert (row.source, row.status) == ("camera:overhead", "degraded")
+    assert row.message == "11.2 fps, detector 11.2/s; view degraded: 48 frames dropped in 2.1 s"
+    applier.row("t1", "camera", {**figures, "view_degraded": ""})  # clear again
+    (row,) = store.health("t1")
+    assert (row.status, row.message) == ("running", "11.2 fps, detector 11.2/s")

@@ -3,6 +3,8 @@ raises the alerts of a hand it rests on as unverified, with the reason, never as
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.alerts import Severity
@@ -60,6 +62,7 @@ def test_a_detector_behind_the_camera_is_told_with_how_far() -> None:
     reports = [quality.add(i * FRAME_NS, ms * 1_000_000) for i, ms in enumerate(lags_ms)]
     told = [r for r in reports if r is not None]
     assert told[0].since_ns == 29 * FRAME_NS and told[0].frames_dropped == 0
+    assert [r.ended for r in told] == [False] * (len(told) - 1) + [True]
     assert "the detector up to 0.7 s behind the camera" in told[-1].reason
     assert told[-1].ts_ns == 49 * FRAME_NS  # ends with the last late frame
     assert reports[50:] == [told[-1], *[None] * 9]
@@ -128,7 +131,13 @@ def test_an_alert_of_a_hand_seen_through_a_degraded_view_is_unverified_never_cri
     assert judged.severity is Severity.WARNING
     assert "overhead camera's view was degraded" in judged.unverified
     assert "20 frames dropped" in judged.unverified
-    assert health == [("camera:overhead", "vision degraded: 20 frames dropped in 0.7 s")]
+    assert health == [("vision:overhead", "warning", "view degraded: 20 frames dropped in 0.7 s")]
+
+    ended = replace(_during(session, 2), ended=True)
+    _, told = _run(short_payout, [_during(session, 2), ended])
+    assert told[-1] == (
+        "vision:overhead", "ok", "view clear again (it was degraded: 20 frames dropped in 0.7 s)"
+    )  # fmt: skip
 
     earlier, _ = _run(short_payout, [_during(session, 1)])  # the hand before: no bearing
     (kept,) = [a for a in earlier if a.rule == "R-POT-5"]
