@@ -26,7 +26,9 @@ becomes the table event log (v1) that the hand engine and the rules check.
   betting was over wait for the next street's card; a card lost from view in a zone and found
   there again while no shoe read waits is not a new card; a seat's chips seen while an earlier
   seat facing a bet has not acted wait a few seconds for that seat's fold (cards thrown on the
-  muck come to rest in view later than the next player's chips).
+  muck come to rest in view later than the next player's chips, and the camera may read the
+  chips of that seat's call later than the next player's): each is placed as soon as the seats
+  before it have acted, in the order they came.
 - What the shoe reads late: the shoe reads a card as it leaves, before it lands, but its read
   can reach the engine after the camera's sight of the card (the device process stalled under
   load). While the shoe is in use, a card the camera sees arrive where cards are dealt while no
@@ -425,7 +427,7 @@ class Fusion:
         if hand is not None and shadow is not None and seat in shadow.street_bets:
             self._checks_before(seat, ts_ns, out)
             if hold and (seat in hand.held or shadow.next_actor() not in (None, seat)):
-                earlier = hand.held.pop(seat, None)
+                earlier = hand.held.get(seat)  # (a seat held again keeps its place)
                 hand.held[seat] = (amount, earlier[1] if earlier else ts_ns)
                 return
             to = amount
@@ -439,6 +441,8 @@ class Fusion:
             else:
                 kind = ActionKind.RAISE
             out.append(self._event(Action, ts_ns, seat=seat, action=kind, to=to))
+            if hold and hand.held:
+                self._release(out, hold=True)  # the seats after it may be in turn now
 
     def _checks_before(self, seat: int | None, ts_ns: int, out: list[Event]) -> None:
         """Checks for the seats whose turn comes before ``seat`` (None: all whose turn is

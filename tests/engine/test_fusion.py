@@ -554,3 +554,56 @@ def test_a_bet_nobody_called_back_in_its_stack_is_not_taken_from_the_pot() -> No
     assert awards == [(2, 200, "uncalled"), (2, 665, "main")]
     result = check(((e.seq, e) for e in events), "fused")
     assert not result.errors and result.alerts == ()
+
+
+def test_chips_read_out_of_turn_are_placed_in_turn_as_soon_as_the_seats_before_have_acted() -> (
+    None
+):
+    """Pre-flop seat 1 raises to 300, seat 2 calls, seat 3 re-raises to 900, seats 1 and 2
+    call. The camera reads seat 2's call before seat 1's raise, and seat 2's chips stay unread
+    while seats 3 and 1 act again. Each action is placed as soon as the seats before it have
+    acted: nothing out of turn (seat 2's second call used to take the place of its first,
+    behind the re-raise it answers)."""
+    s = Script()
+    for seat in (1, 2, 3):
+        s.chips(f"stack:{seat}", 1000)
+    s.chips("bet:2", 50)
+    s.chips("stack:2", 950)
+    s.chips("bet:3", 100)
+    s.chips("stack:3", 900)
+    holes = {2: ["As", "Ad"], 3: ["7c", "2d"], 1: ["Kh", "Qh"]}
+    for round_ in (0, 1):
+        for seat in (2, 3, 1):
+            s.deal(holes[seat][round_], f"seat:{seat}")
+    s.chips("bet:2", 300)  # seat 2's call, read before the raise it calls
+    s.chips("bet:1", 300)
+    s.chips("bet:3", 900)
+    s.chips("bet:1", 900)
+    s.chips("bet:2", 900)
+    for seat in (1, 2, 3):
+        s.chips(f"stack:{seat}", 100)
+        s.chips(f"bet:{seat}", 0)
+    s.chips("pot", 2700)
+    for burn, cards in (("3h", ("9s", "8s", "4c")), ("5d", ("Jd",)), ("6h", ("2s",))):
+        s.deal(burn, "burn")  # checked through (unseen)
+        for card in cards:
+            s.deal(card, "board", Face.UP)
+    for seat in (2, 3, 1):
+        for card in holes[seat]:
+            s.turn(card, f"seat:{seat}")
+    for seat in (3, 1):
+        for card in holes[seat]:
+            s.muck(card, seat)
+    s.chips("pot", 0)
+    s.chips("stack:2", 100 + 2700)
+    s.clear()
+    events = fuse(s)
+    raised = [(e.seat, e.action, e.to) for e in events if isinstance(e, Action) and e.to]
+    assert raised == [
+        (1, ActionKind.RAISE, 300),
+        (2, ActionKind.CALL, 300),
+        (3, ActionKind.RAISE, 900),
+        (1, ActionKind.CALL, 900),
+        (2, ActionKind.CALL, 900),
+    ]
+    assert alerts(events) == []
