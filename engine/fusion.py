@@ -40,7 +40,11 @@ becomes the table event log (v1) that the hand engine and the rules check.
 - A hand starts with its first card (a shoe read or a card dealt) after the table was cleared:
   each seat's stack is then the chips in its ``stack`` and ``bet`` zones, and the chips already
   in the bet zones are its blinds, in the order they came. It ends when no card is left on the
-  table.
+  table. The camera's observations can reach the engine later than the shoe's read of the first
+  card (a busy core): once a camera has been heard from, the read that opens a hand waits until
+  the camera's observations have caught up with its time (one from that time or later), up to
+  ``OPENING_WAIT_NS`` of input time, and what the camera saw before it is taken first: the
+  stacks and blinds on the table when the card came out, not only those read in time.
 
 A shadow ``Hand`` (no rules) follows the events emitted, to know whose turn it is.
 """
@@ -77,6 +81,7 @@ from engine.observations import (
     CardMoved,
     CardTurned,
     ChipsInZone,
+    Observation,
 )
 from engine.observations import Face as SeenFace
 from engine.pots import UNCALLED_POT, uncalled_return
@@ -91,6 +96,8 @@ KILL_WAIT_NS = 2_500_000_000
 SHOE_WAIT_NS = 2_000_000_000
 """How long a card seen arriving waits for the shoe's read of it (the read is taken before the
 card lands, so a longer wait is not a late read but a card the shoe never dealt)."""
+OPENING_WAIT_NS = 1_000_000_000
+"""How long the shoe's read that opens a hand waits for the camera to catch up with it."""
 TRUST_CAMERA = 0.9
 """A camera's name for a card is believed over the shoe's read only at this confidence (the
 share of the identity votes): below it, the shoe names the card and the camera only says where
@@ -173,6 +180,10 @@ class Fusion:
         self.posted: dict[int, int] = {}
         """Chips in the bet zones before the hand starts (the blinds), in the order they came."""
         self._table_sent = False
+        self._camera_heard = False
+        self._opening: list[object] = []
+        """The shoe's read that opens a hand, waiting for the camera, and the inputs from other
+        sources queued behind it."""
 
     # -- output --
 
@@ -190,8 +201,30 @@ class Fusion:
     def feed(self, item: object) -> list[Event]:
         """The log events an input completes (often none)."""
         out: list[Event] = []
-        self._take(item, out)
+        if isinstance(item, Observation):
+            self._camera_heard = True
+        if self._opening:
+            self._while_opening(item, out)
+        elif self.hand is None and self._camera_heard and isinstance(item, CardDrawn):
+            self._opening = [item]
+        else:
+            self._take(item, out)
         return out
+
+    def _while_opening(self, item: object, out: list[Event]) -> None:
+        read = self._opening[0]
+        assert isinstance(read, CardDrawn)
+        ts_ns = getattr(item, "ts_ns", None)
+        late = isinstance(ts_ns, int) and ts_ns - read.ts_ns > OPENING_WAIT_NS
+        if isinstance(item, Observation) and isinstance(ts_ns, int) and ts_ns < read.ts_ns:
+            self._take(item, out)  # the table before the card came out
+            return
+        if not late and not isinstance(item, Observation):
+            self._opening.append(item)
+            return
+        queued, self._opening = self._opening, []  # the camera caught up, or the wait is over
+        for waiting in (*queued, item):
+            self._take(waiting, out)
 
     def _take(self, item: object, out: list[Event]) -> None:
         """An input, or, while a card waits for the shoe's read of it, the read (which places

@@ -556,9 +556,7 @@ def test_a_bet_nobody_called_back_in_its_stack_is_not_taken_from_the_pot() -> No
     assert not result.errors and result.alerts == ()
 
 
-def test_chips_read_out_of_turn_are_placed_in_turn_as_soon_as_the_seats_before_have_acted() -> (
-    None
-):
+def test_chips_read_out_of_turn_are_placed_in_turn_as_soon_as_the_seats_before_have_acted() -> None:
     """Pre-flop seat 1 raises to 300, seat 2 calls, seat 3 re-raises to 900, seats 1 and 2
     call. The camera reads seat 2's call before seat 1's raise, and seat 2's chips stay unread
     while seats 3 and 1 act again. Each action is placed as soon as the seats before it have
@@ -606,4 +604,25 @@ def test_chips_read_out_of_turn_are_placed_in_turn_as_soon_as_the_seats_before_h
         (1, ActionKind.CALL, 900),
         (2, ActionKind.CALL, 900),
     ]
+    assert alerts(events) == []
+
+
+def test_the_stacks_the_camera_reads_after_the_first_card_came_out_are_in_the_hand() -> None:
+    """A busy camera process: its sight of seat 3's stack and big blind (before the deal)
+    reaches the engine after the shoe's read of the first card. The read waits for the camera
+    to catch up, so seat 3 is in the hand (a card dealt to it used to be a card dealt to a seat
+    not in the hand, a false R-MISDEAL-7)."""
+    clean = fuse(a_hand())
+    script = a_hand()
+    first = next(i for i, item in enumerate(script.items) if isinstance(item, CardDrawn))
+    before = script.items[:first]
+    late = [item for item in before if str(getattr(item, "zone", "")).endswith(":3")]
+    script.items = [
+        *(item for item in before if item not in late),
+        script.items[first],
+        *late,
+        *script.items[first + 1 :],
+    ]
+    events = fuse(script)
+    assert _log(events) == _log(clean)
     assert alerts(events) == []

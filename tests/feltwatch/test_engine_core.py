@@ -40,10 +40,10 @@ def test_copies_are_dropped_and_only_the_table_camera_feeds_the_fusion() -> None
     assert not early.events and "no hand can start" in early.errors[0]
     for seat in (1, 2, 3):
         core.feed(stack(seat))
-    assert core.feed(draw(1, "As")).events  # the hand starts with the first read
+    assert not core.feed(draw(1, "As")).events  # the first read waits for the camera
     assert core.feed(draw(1, "As")).duplicate  # the same read sent again
-    first = core.feed(seen(5000, 1, "seat:2"))
-    assert [e.TYPE for e in first.events] == ["card"]
+    first = core.feed(seen(5000, 1, "seat:2"))  # the camera caught up: the hand starts
+    assert [e.TYPE for e in first.events] == ["table", "hand_start", "shoe_draw", "card"]
     again = core.feed(seen(5000, 1, "seat:2"))
     assert again.duplicate and not again.events
     core.feed(draw(2, "Kh"))
@@ -75,7 +75,7 @@ def test_a_journal_with_its_table_line_replays_on_its_own(tmp_path: Path) -> Non
 def test_a_journal_with_shoe_reads_late_under_load_replays_to_the_scripted_alerts(
     tmp_path: Path,
 ) -> None:
-    """The 12-hand demo's journal from a CI run with both cores busy (2026-12-02): in hand 5
+    """The 12-hand demo's journal from a CI run with both cores busy: in hand 5
     the shoe's reads of the flop's 9c and 3s (stamped when the shoe took them) reached the
     engine after the camera's sight of each card. It raised R-DECK-12 twice ("9c seen at board
     but the shoe never dealt it"); the cards now wait for their reads, and the replay gives the
