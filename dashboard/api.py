@@ -12,6 +12,7 @@ from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
@@ -20,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from dashboard.auth import Who, client_of, current, require
 from dashboard.exports import ExportError, HandRecord, bundle, csv_summary, event_log, phh
+from dashboard.files import file_inside
 from dashboard.handview import hand_view
 from dashboard.security import PasswordError, hash_password
 from dashboard.settings import Settings
@@ -98,8 +100,8 @@ def camera_frame(request: Request, table: str, camera: str, who: Viewer) -> File
     files = settings_of(request).tables.get(table)
     if files is None or not camera.replace("-", "").replace("_", "").isalnum():
         raise HTTPException(404, "no such camera")
-    path = files.cameras_dir / f"{camera}.jpg"
-    if not path.is_file():
+    path = file_inside(files.cameras_dir, f"{camera}.jpg")
+    if path is None:
         raise HTTPException(404, f"camera {camera} has sent no frame")
     return FileResponse(path, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
@@ -251,9 +253,8 @@ def _media_path(request: Request, table: str, relative: str) -> Path:
     files = settings_of(request).tables.get(table)
     if files is None or files.media_root is None or not relative:
         raise HTTPException(404, "no recording for this table")
-    root = files.media_root.resolve()
-    path = (root / relative).resolve()
-    if not path.is_relative_to(root) or not path.is_file():
+    path = file_inside(files.media_root, relative)
+    if path is None:
         raise HTTPException(404, f"{relative}: not on disk (deleted by the recording budget?)")
     return path
 
@@ -286,12 +287,18 @@ def _export(request: Request, who: Who, records: list[HandRecord], stem: str, fm
     except ExportError as exc:
         raise HTTPException(422, str(exc)) from None
     audit(request, who, f"export {fmt}", stem, f"{len(records)} hand(s)")
-    disposition = f'attachment; filename="{stem}.{fmt}"'
     return Response(
         data,
         media_type=FORMATS.get(fmt, FORMATS["phh"]),
-        headers={"Content-Disposition": disposition},
+        headers={"Content-Disposition": attachment(f"{stem}.{fmt}")},
     )
+
+
+def attachment(filename: str) -> str:
+    """A ``Content-Disposition`` for a download named ``filename`` (RFC 6266: a plain-ASCII
+    fallback, and the name itself percent-encoded)."""
+    plain = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in filename)
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(filename, safe='')}"
 
 
 @router.get("/export/hands/{table}/{hand}.{fmt}")
@@ -315,13 +322,16 @@ HEARTBEAT_S = 15.0
 
 
 @router.get("/stream")
-async def stream(request: Request, who: Viewer, after: int | None = None) -> StreamingResponse:
+async def stream(
+    request: Request, who: Viewer, after: Annotated[int | None, Query(ge=-1, lt=2**62)] = None
+) -> StreamingResponse:
     """Every change from ``after`` (or the ``Last-Event-ID`` a reconnecting browser sends, or
     now) on: ``event: alert`` / ``alert_status`` / ``event`` / ``hand`` / ``health`` /
     ``light``, ``data:`` the JSON, ``id:`` the change's number."""
     store = store_of(request)
-    last = request.headers.get("last-event-id")
-    start = after if after is not None else int(last) if last and last.isdigit() else None
+    last = request.headers.get("last-event-id", "")
+    resumed = int(last) if last.isascii() and last.isdigit() and len(last) <= 18 else None
+    start = after if after is not None else resumed  # (anything else: from now)
     if start is None:
         start = await run_in_threadpool(store.last_change_id)
 

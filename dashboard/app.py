@@ -30,6 +30,7 @@ from dashboard.auth import (
     current,
     require,
 )
+from dashboard.limits import BodyLimit
 from dashboard.security import (
     DUMMY_HASH,
     LoginLimiter,
@@ -47,11 +48,13 @@ Viewer = Annotated[Who, Depends(require(Role.VIEWER))]
 Admin = Annotated[Who, Depends(require(Role.ADMIN))]
 
 SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'self'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
+HSTS = "max-age=31536000"
 
 
 def create_app(store: Store, settings: Settings) -> FastAPI:
@@ -59,6 +62,7 @@ def create_app(store: Store, settings: Settings) -> FastAPI:
     app.state.store = store
     app.state.settings = settings
     app.state.limiter = LoginLimiter(settings.login_attempts, settings.login_window_s)
+    app.add_middleware(BodyLimit)  # before anything reads a body, the session check included
     app.include_router(api.router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
@@ -67,6 +71,8 @@ def create_app(store: Store, settings: Settings) -> FastAPI:
         response: Response = await call_next(request)
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
+        if request.url.scheme == "https":  # browsers keep to HTTPS for this host from now on
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
         return response
 
     @app.exception_handler(LoginRequired)
@@ -132,7 +138,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:
         now = time.time()
         if not same(csrf, request.cookies.get(LOGIN_COOKIE, "")) or not csrf:
             return _login_again(request, next, "the login form expired: try again", 403)
-        wait_s = limiter.retry_after_s(username, client, now)
+        wait_s = limiter.attempt(username, client, now)
         if wait_s > 0:
             store.audit(
                 username, "login refused", "rate limit", f"retry in {wait_s:.0f} s", client, now
@@ -145,10 +151,9 @@ def _routes(app: FastAPI, settings: Settings) -> None:
         user = store.user(username)
         good = verify_password(user.password_hash if user else DUMMY_HASH, password)
         if user is None or not good or user.disabled:
-            limiter.failed(username, client, now)
             store.audit(username, "login failed", "dashboard", "", client, now)
             return _login_again(request, next, "wrong name or password", 401)
-        limiter.succeeded(username)
+        limiter.succeeded(username, client, now)
         token = new_token()
         store.add_session(token_hash(token), user.name, new_token(), now, now + SESSION_S)
         store.audit(user.name, "login", "dashboard", str(user.role), client, now)

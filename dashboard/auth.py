@@ -52,7 +52,18 @@ def current(request: Request) -> Who | None:
 
 
 def client_of(request: Request) -> str:
-    return request.client.host if request.client else ""
+    """The address of the person's browser: the connection's, or, when the connection comes
+    from a proxy the configuration trusts, the last address in ``X-Forwarded-For`` that is not
+    one of those proxies (what any client puts before it is its own claim)."""
+    peer = request.client.host if request.client else ""
+    trusted: frozenset[str] = request.app.state.settings.trusted_proxies
+    if peer not in trusted:
+        return peer
+    hops = [h.strip() for h in ",".join(request.headers.getlist("x-forwarded-for")).split(",")]
+    for hop in reversed(hops):
+        if hop and hop not in trusted:
+            return hop[:64]
+    return peer
 
 
 def require(role: Role) -> Callable[[Request], Awaitable[Who]]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dashboard.files import file_inside
 from dashboard.store import AlertRow, ClipRow, HandRow, alert_json
 from engine.codec import EventError, parse_event
 from engine.events import TableConfig
@@ -148,13 +149,8 @@ def bundle(
                 if name in files:
                     continue  # alerts of one moment share a clip
                 root = media_roots.get(record.hand.table)
-                source = (root / relative).resolve() if root is not None else None
-                if (
-                    source is not None
-                    and root is not None
-                    and not source.is_relative_to(root.resolve())
-                ):
-                    source = None  # a path out of the recording folder: not ours to send
+                # a link, or a path out of the recording folder: not ours to send
+                source = file_inside(root, relative) if root is not None else None
                 try:
                     if source is None:
                         raise FileNotFoundError(relative)

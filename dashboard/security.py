@@ -66,21 +66,28 @@ class LoginLimiter:
             times.popleft()
         return times
 
-    def retry_after_s(self, user: str, client: str, now: float) -> float:
-        """0 when a login may be tried now; else the seconds to wait."""
+    def attempt(self, user: str, client: str, now: float) -> float:
+        """0 when a login may be tried now, and the try is counted as failed until it
+        ``succeeded`` (checked and counted at once: logins tried together cannot all pass the
+        limit); else the seconds to wait."""
+        keys = (f"user:{user}", f"client:{client}")
         with self._lock:
             waits = []
-            for key in (f"user:{user}", f"client:{client}"):
+            for key in keys:
                 times = self._recent(key, now)
                 if len(times) >= self.attempts:
                     waits.append(times[0] + self.window_s - now)
-            return max(waits, default=0.0)
+            if waits:
+                return max(waits)
+            for key in keys:
+                self._failures[key].append(now)
+            return 0.0
 
-    def failed(self, user: str, client: str, now: float) -> None:
-        with self._lock:
-            for key in (f"user:{user}", f"client:{client}"):
-                self._recent(key, now).append(now)
-
-    def succeeded(self, user: str) -> None:
+    def succeeded(self, user: str, client: str, now: float) -> None:
+        """The try counted at ``now`` was right: the account's count is cleared, the
+        address's try is taken back."""
         with self._lock:
             self._failures.pop(f"user:{user}", None)
+            times = self._failures.get(f"client:{client}")
+            if times is not None and now in times:
+                times.remove(now)

@@ -24,3 +24,6 @@ class Settings:
     """The demo allows short passwords (its account is printed on the console)."""
     login_attempts: int = 5
     login_window_s: float = 300.0
+    trusted_proxies: frozenset[str] = frozenset()
+    """Addresses of the reverse proxies in front of the dashboard: only from them is
+    ``X-Forwarded-For`` believed (the login limit and the audit log go by the address)."""

@@ -41,7 +41,11 @@ def run(config: CentralConfig, config_path: Path) -> int:
     section = config.dashboard
     app = create_app(
         store,
-        Settings(acknowledge=ingest.acknowledge, secure_cookies=section.secure_cookies),
+        Settings(
+            acknowledge=ingest.acknowledge,
+            secure_cookies=section.secure_cookies,
+            trusted_proxies=frozenset(section.trusted_proxies),
+        ),
     )
     try:
         serve(app, section, config_path, f"central: broker {broker.host}:{broker.port};")

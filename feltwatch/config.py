@@ -139,6 +139,10 @@ class DashboardSection(_Strict):
     tls_key: Path | None = None
     """HTTPS on the dashboard's own port (PEM files); needed when ``host`` is not loopback,
     unless a TLS proxy in front of it serves the network and ``host`` is 127.0.0.1."""
+    trusted_proxies: list[str] = Field(default_factory=list)
+    """Addresses of the reverse proxies in front of the dashboard (``127.0.0.1`` for a TLS
+    proxy on the box): only from them is ``X-Forwarded-For`` believed. Empty: the address is
+    the connection's."""
     demo_account: bool = False
     """``feltwatch demo`` only: an admin account ``demo`` with the password ``demo``. Anywhere
     else, create accounts with ``feltwatch users add``: there is no default password."""

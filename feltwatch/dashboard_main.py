@@ -79,6 +79,7 @@ def serve(app: FastAPI, section: DashboardSection, config_path: Path, who: str) 
         port=section.port,
         log_level="warning",
         access_log=False,
+        proxy_headers=False,  # the app believes X-Forwarded-For from the trusted proxies only
         ssl_certfile=resolve(config_path, section.tls_cert),
         ssl_keyfile=resolve(config_path, section.tls_key),
     )
@@ -101,6 +102,7 @@ def run(config: Config, config_path: Path) -> int:
         acknowledge=light,
         secure_cookies=config.dashboard.secure_cookies,
         demo=config.dashboard.demo_account,
+        trusted_proxies=frozenset(config.dashboard.trusted_proxies),
     )
     try:
         serve(create_app(store, settings), config.dashboard, config_path, f"[{config.table.name}]")

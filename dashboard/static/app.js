@@ -89,7 +89,7 @@ function alertLists(table) {
 
 function onAlert(a) {
   for (const list of alertLists(a.table)) {
-    if (list.querySelector(`[data-alert="${a.id}"]`)) continue;
+    if (list.querySelector(`[data-alert="${CSS.escape(a.id)}"]`)) continue;
     list.tBodies[0].prepend(alertRow(a));
   }
   const card = document.querySelector(`[data-table-card="${CSS.escape(a.table)}"] [data-open]`);
@@ -100,7 +100,7 @@ function onAlert(a) {
 }
 
 function onAlertStatus(a) {
-  for (const tr of document.querySelectorAll(`[data-alert="${a.id}"]`)) updateRow(tr, a);
+  for (const tr of document.querySelectorAll(`[data-alert="${CSS.escape(a.id)}"]`)) updateRow(tr, a);
 }
 
 document.addEventListener("click", async (ev) => {
