@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from dashboard import rows
+from dashboard.rows import RowError
 from dashboard.store import AlertRow, AlertStatus, ClipRow, HealthRow, Store, StoreError
 from engine.alerts import alert_id
 
@@ -23,31 +25,35 @@ STALE_CAMERA_S = 5.0
 KINDS = ("events", "alerts", "hands", "light", "health", "clips", "camera")
 
 
-class RowError(ValueError):
-    """A row that cannot be stored (the message names the field)."""
-
-
 class Applier:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
 
-    def events(self, table: str, rows: Sequence[Mapping[str, Any]]) -> int:
-        """Store event-log lines; how many were new. Lines without ``seq`` or ``type`` are not
-        stored (``RowError`` after the good ones are)."""
-        good = [r for r in rows if isinstance(r.get("seq"), int) and isinstance(r.get("type"), str)]
-        new = self.store.put_events(table, good, self.clock()) if good else 0
-        if len(good) != len(rows):
-            raise RowError(f"{len(rows) - len(good)} event line(s) without seq or type")
-        return new
+    def events(self, table: str, events: Sequence[Mapping[str, Any]]) -> list[tuple[int, str]]:
+        """Store the good event-log lines in one go; the bad ones are not stored: (index, why)
+        of each."""
+        good, bad = [], []
+        for i, row in enumerate(events):
+            try:
+                rows.event(row)
+            except RowError as exc:
+                bad.append((i, str(exc)))
+                continue
+            good.append(row)
+        if good:
+            self.store.put_events(table, good, self.clock())
+        return bad
 
     def row(self, table: str, kind: str, row: Mapping[str, Any]) -> None:
         if kind == "events":
-            self.events(table, [row])
+            for _, why in self.events(table, [row]):
+                raise RowError(why)
             return
         handler = getattr(self, f"_{kind}", None) if kind in KINDS else None
         if handler is None:
             raise RowError(f"unknown kind {kind!r}")
+        rows.check_numbers(row, kind)
         try:
             handler(table, row)
         except (KeyError, TypeError, ValueError) as exc:
@@ -68,27 +74,27 @@ class Applier:
     def _alerts(self, table: str, row: Mapping[str, Any]) -> None:
         self.store.put_alert(
             AlertRow(
-                id=str(row.get("id") or alert_id(table, row)),
+                id=rows.text(row, "id") if row.get("id") else alert_id(table, row),
                 table=table,
-                hand=str(row["hand"]),
-                seq=int(row["seq"]),
-                rule=str(row["rule"]),
-                family=str(row["family"]),
-                severity=str(row["severity"]),
-                seat=row.get("seat"),
-                message=str(row["message"]),
-                raised_at=float(row.get("wall") or self.clock()),
+                hand=rows.text(row, "hand"),
+                seq=rows.integer(row, "seq"),
+                rule=rows.text(row, "rule"),
+                family=rows.text(row, "family"),
+                severity=rows.text(row, "severity"),
+                seat=rows.optional_integer(row, "seat"),
+                message=rows.text(row, "message"),
+                raised_at=rows.seconds(row, "wall", self.clock()),
                 status=AlertStatus.OPEN,
                 body=row,
             )
         )
 
     def _hands(self, table: str, row: Mapping[str, Any]) -> None:
-        self.store.put_hand_summary(table, str(row["hand"]), row)
+        self.store.put_hand_summary(table, rows.text(row, "hand"), row)
 
     def _light(self, table: str, row: Mapping[str, Any]) -> None:
-        at = float(row.get("wall") or self.clock())
-        look = f"{row.get('colour', '?')} {row.get('pattern', '')}".strip()
+        at = rows.seconds(row, "wall", self.clock())
+        look = f"{rows.text(row, 'colour', '?')} {rows.text(row, 'pattern', '')}".strip()
         self.store.put_light(table, look, at)
         if row.get("cause") == "light button":
             self.store.acknowledge_table(table, DEALER, at)
@@ -103,10 +109,10 @@ class Applier:
         self.store.put_health(
             HealthRow(
                 table=table,
-                source=str(row.get("source") or "processes"),
-                status=str(row.get("status") or "notice"),
-                message=str(row.get("message", "")),
-                at=float(row.get("wall") or self.clock()),
+                source=rows.text(row, "source") if row.get("source") else "processes",
+                status=rows.text(row, "status") if row.get("status") else "notice",
+                message=rows.text(row, "message", ""),
+                at=rows.seconds(row, "wall", self.clock()),
             )
         )
 
@@ -115,10 +121,10 @@ class Applier:
             return  # a clip of an alert from before alerts had ids
         self.store.put_clip(
             ClipRow(
-                alert_id=str(row["alert"]),
-                camera=str(row.get("camera", "")),
-                clip_path=str(row.get("clip") or ""),
-                keyframe_path=str(row.get("key_frame") or ""),
+                alert_id=rows.text(row, "alert"),
+                camera=rows.text(row, "camera", ""),
+                clip_path=rows.text(row, "clip") if row.get("clip") else "",
+                keyframe_path=rows.text(row, "key_frame") if row.get("key_frame") else "",
             )
         )
 

@@ -4,8 +4,10 @@ new (``dashboard.apply``), so the dashboard can restart, or start late, and lose
 file's read position is kept in the store, and every row has an id that makes a second copy
 harmless.
 
-A bad line is skipped and counted (health source ``feed``, naming the file and byte offset); a
-file that shrank (replaced) is read again from its start.
+A line that is not JSON, or a row the store cannot take (a field of the wrong type, a number out
+of range), is quarantined in the store with why (``Store.quarantined``), counted on the health
+view (source ``feed``, naming the file and byte offset), and the rows after it are stored: one bad
+row never stops the feed. A file that shrank (replaced) is read again from its start.
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from dashboard.apply import Applier, RowError
-from dashboard.store import Store
+from dashboard.rows import DATA_ERRORS
+from dashboard.store import QuarantineRow, Store
 from dashboard.tail import new_lines
 
 FILE_KINDS = ("events", "alerts", "hands", "light", "health")
@@ -123,27 +127,43 @@ class Feed:
             self._offsets[key] = self.store.feed_offset(key)
         offset = self._offsets[key]
         end = offset
-        events = []
+        events: list[tuple[int, dict[str, Any]]] = []
         for line in new_lines(path, offset):
             end = line.end
             if line.row is None:
-                self._bad(table, path, line.start, line.error)
+                self._bad(table, path, line.start, line.text, line.error)
             elif kind == "events":
-                events.append(line.row)
+                events.append((line.start, line.row))
             else:
                 try:
                     self.apply.row(table, kind, line.row)
-                except RowError as exc:
-                    self._bad(table, path, line.start, str(exc))
+                except DATA_ERRORS as exc:  # whatever the row holds, the feed goes on
+                    self._bad(table, path, line.start, line.row, _why(exc))
         if events:
             try:
-                self.apply.events(table, events)
-            except RowError as exc:
-                self._bad(table, path, offset, str(exc))
+                for i, why in self.apply.events(table, [row for _, row in events]):
+                    self._bad(table, path, events[i][0], events[i][1], why)
+            except DATA_ERRORS:  # one at a time: the good ones stored, the bad kept
+                for start, row in events:
+                    try:
+                        self.apply.row(table, "events", row)
+                    except DATA_ERRORS as exc:
+                        self._bad(table, path, start, row, _why(exc))
         if end != offset:
             self.store.set_feed_offset(key, end)  # after the rows: each is stored at least once
             self._offsets[key] = end
 
-    def _bad(self, table: str, path: Path, at: int, why: str) -> None:
+    def _bad(self, table: str, path: Path, at: int, line: object, why: str) -> None:
         self.bad_lines += 1
-        self.apply.health(table, "feed", "warning", f"{path} at byte {at}: line skipped: {why}")
+        text = line if isinstance(line, str) else json.dumps(line, default=repr)
+        where = f"{path} at byte {at}"
+        kept = self.store.quarantine(
+            QuarantineRow(table=table, source=where, line=text, reason=why, at=self.clock())
+        )
+        self.apply.health(
+            table, "feed", "warning", f"{where}: line quarantined: {why} ({kept} quarantined)"
+        )
+
+
+def _why(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, RowError) else f"{type(exc).__name__}: {exc}"[:300]

@@ -20,6 +20,8 @@ class Line:
     end: int
     """Byte offsets of the line in the file (``end``: after its newline)."""
     error: str = ""
+    text: str = ""
+    """The line as it came, for a line that is not a JSON object (at most 4,000 characters)."""
 
 
 def new_lines(path: Path, offset: int, max_bytes: int = MAX_READ_BYTES) -> Iterator[Line]:
@@ -37,6 +39,9 @@ def new_lines(path: Path, offset: int, max_bytes: int = MAX_READ_BYTES) -> Itera
         file.seek(offset)
         data = file.read(min(size - offset, max_bytes))
     position = offset
+    if len(data) == max_bytes and b"\n" not in data:  # one line longer than a whole read
+        yield Line(None, offset, offset + len(data), "line too long", _text(data))
+        return
     for raw in data.splitlines(keepends=True):
         if not raw.endswith(b"\n"):
             return
@@ -45,10 +50,14 @@ def new_lines(path: Path, offset: int, max_bytes: int = MAX_READ_BYTES) -> Itera
             continue
         try:
             row = json.loads(raw)
-        except ValueError as exc:
-            yield Line(None, start, position, f"not JSON: {exc}")
+        except (ValueError, RecursionError) as exc:
+            yield Line(None, start, position, f"not JSON: {str(exc)[:200]}", _text(raw))
             continue
         if not isinstance(row, dict):
-            yield Line(None, start, position, "not a JSON object")
+            yield Line(None, start, position, "not a JSON object", _text(raw))
             continue
         yield Line(row, start, position)
+
+
+def _text(raw: bytes) -> str:
+    return raw[:4000].decode("utf-8", "replace").rstrip("\n")

@@ -3,7 +3,10 @@ acknowledged to the broker only once stored (a central service that stops loses 
 broker keeps the rest for its persistent session); acknowledgements back to the tables.
 
 Messages are taken by one writer thread in arrival order; a table's event lines that arrive
-together are stored in one transaction.
+together are stored in one transaction. A message that cannot be stored (not a row, a field of
+the wrong type, a number out of range) is quarantined in the store with why, counted on the
+table's health view (source ``central``) and acknowledged: it never holds up the messages after
+it. Only a store that cannot be reached keeps a batch unacknowledged (tried again each second).
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from dashboard.apply import Applier, RowError
-from dashboard.store import Store
+from dashboard.rows import DATA_ERRORS
+from dashboard.store import QUARANTINE_LINE_CHARS, QuarantineRow, Store
 from feltwatch import mqtt as wire
 
 SUBSCRIPTION = f"{wire.ROOT}/+/+"
@@ -106,12 +110,12 @@ class Ingest:
                     self.client.ack(message.mid, message.qos)
 
     def _store(self, batch: list[mqtt.MQTTMessage]) -> None:
-        events: dict[str, list[dict[str, Any]]] = {}
+        events: dict[str, list[tuple[mqtt.MQTTMessage, dict[str, Any]]]] = {}
         for message in batch:
             try:
                 table, kind = wire.parse_topic(message.topic)
-            except wire.PayloadError:
-                self.bad += 1
+            except wire.PayloadError as exc:
+                self._quarantine("", message, str(exc))
                 continue
             if kind == "commands":
                 continue  # ours, to the tables
@@ -124,21 +128,34 @@ class Ingest:
                 if not isinstance(row, dict) or body.get("table") != table:
                     raise wire.PayloadError("no row, or another table's row")
                 if kind == "events":
-                    events.setdefault(table, []).append(row)
+                    events.setdefault(table, []).append((message, row))
                 else:
                     self._flush(events)
                     self.apply.row(table, kind, row)
-            except (wire.PayloadError, RowError) as exc:
-                self.bad += 1
-                message_text = f"{message.topic}: message skipped: {exc}"
-                self.apply.health(table, "central", "warning", message_text)
+            except (wire.PayloadError, *DATA_ERRORS) as exc:
+                why = str(exc) if isinstance(exc, wire.PayloadError | RowError) else repr(exc)
+                self._quarantine(table, message, why[:300])
+                continue
             self.stored += 1
         self._flush(events)
 
-    def _flush(self, events: dict[str, list[dict[str, Any]]]) -> None:
-        for table, rows in events.items():
-            self.apply.events(table, rows)
+    def _flush(self, events: dict[str, list[tuple[mqtt.MQTTMessage, dict[str, Any]]]]) -> None:
+        for table, items in events.items():
+            for i, why in self.apply.events(table, [row for _, row in items]):
+                self.stored -= 1
+                self._quarantine(table, items[i][0], why)
         events.clear()
+
+    def _quarantine(self, table: str, message: mqtt.MQTTMessage, why: str) -> None:
+        """Keep the message with why, say so on the table's health view, and go on."""
+        self.bad += 1
+        line = bytes(message.payload[:QUARANTINE_LINE_CHARS]).decode("utf-8", "replace")
+        kept = self.store.quarantine(
+            QuarantineRow(table=table, source=message.topic, line=line, reason=why, at=time.time())
+        )
+        if table:
+            text = f"{message.topic}: message quarantined: {why} ({kept} quarantined)"
+            self.apply.health(table, "central", "warning", text[:1000])
 
     def _state(self, table: str, state: dict[str, Any]) -> None:
         online = bool(state.get("online"))

@@ -70,8 +70,8 @@ def encode(table: str, kind: str, row_id: str, row: Mapping[str, Any]) -> bytes:
 def decode(payload: bytes) -> dict[str, Any]:
     try:
         message = json.loads(payload)
-    except ValueError as exc:
-        raise PayloadError(f"not JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise PayloadError(f"not JSON: {str(exc)[:200]}") from None
     if not isinstance(message, dict) or message.get("v") != SCHEMA:
         raise PayloadError(f"not a schema {SCHEMA} message")
     return message

@@ -151,6 +151,22 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class QuarantineRow:
+    """A row that could not be stored, kept with why."""
+
+    table: str
+    source: str
+    """Where it came from: a file path and byte offset, or a broker topic."""
+    line: str
+    """The row as it came (cut to ``QUARANTINE_LINE_CHARS``)."""
+    reason: str
+    at: float
+
+
+QUARANTINE_LINE_CHARS = 4000
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandQuery:
     table: str | None = None
     since: float | None = None
@@ -191,6 +207,11 @@ class Store(Protocol):
     def put_light(self, table: str, light: str, at: float) -> None: ...
     def feed_offset(self, path: str) -> int: ...
     def set_feed_offset(self, path: str, offset: int) -> None: ...
+    def quarantine(self, row: QuarantineRow) -> int:
+        """Keep a row that could not be stored; how many its table has now."""
+        ...
+
+    def quarantined(self, table: str, limit: int = 100) -> list[QuarantineRow]: ...
 
     def tables(self) -> list[TableRow]: ...
     def table(self, name: str) -> TableRow | None: ...

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from dashboard.store import (
+    QUARANTINE_LINE_CHARS,
     AlertRow,
     AlertStatus,
     AuditRow,
@@ -21,6 +22,7 @@ from dashboard.store import (
     HandQuery,
     HandRow,
     HealthRow,
+    QuarantineRow,
     Role,
     SessionRow,
     StoreError,
@@ -261,6 +263,37 @@ class SqlStore:
                 (table, light, at),
             )
             self._change(db, "light", table, {"light": light}, at)
+
+    def quarantine(self, row: QuarantineRow) -> int:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO quarantine (table_name, source, line, reason, at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (
+                    row.table[:200],
+                    row.source[:1000],
+                    row.line[:QUARANTINE_LINE_CHARS],
+                    row.reason[:1000],
+                    row.at,
+                ),
+            )
+            count = db.execute(
+                "SELECT COUNT(*) FROM quarantine WHERE table_name = ?", (row.table[:200],)
+            ).fetchone()
+        return int(count[0])
+
+    def quarantined(self, table: str, limit: int = 100) -> list[QuarantineRow]:
+        rows = self._rows(
+            "SELECT * FROM quarantine WHERE table_name = ? ORDER BY id DESC LIMIT ?",
+            (table, limit),
+        )
+        return [
+            QuarantineRow(
+                table=r["table_name"], source=r["source"], line=r["line"], reason=r["reason"],
+                at=r["at"],
+            )
+            for r in rows
+        ]  # fmt: skip
 
     def feed_offset(self, path: str) -> int:
         rows = self._rows("SELECT byte_offset FROM feed_offsets WHERE path = ?", (path,))

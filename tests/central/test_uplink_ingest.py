@@ -186,3 +186,53 @@ def test_a_queue_over_its_budget_drops_the_oldest_and_counts_them(
                          for h in store.health("t8")), why="the drops said")  # fmt: skip
     link.stop()
     ingest.stop()
+
+
+def _bad_messages(table: str) -> list[tuple[str, bytes]]:
+    """(topic, payload): rows a broken or hostile table could publish."""
+
+    def row(kind: str, body: dict[str, Any]) -> tuple[str, bytes]:
+        return wire.topic(table, kind), wire.encode(table, kind, f"bad-{kind}", body)
+
+    return [
+        row("alerts", {"hand": "1", "seq": 10**30, "rule": "R-X-1", "family": "f",
+                       "severity": "warning", "seat": 1, "message": "m", "id": "big-seq"}),
+        row("alerts", {"hand": "1", "seq": 5, "rule": "R-X-1", "family": "f",
+                       "severity": "warning", "seat": {}, "message": "m", "id": "seat-object"}),
+        row("events", {"seq": 900_001, "type": "hand_start", "hand": "x", "stacks": {"1": "lots"}}),
+        row("events", {"seq": 900_002, "type": "hand_start", "stacks": {"1": 100}}),
+        row("light", {"colour": "red", "pattern": "fast", "wall": 10**400}),
+        row("hands", {"hand": {}, "pot": 5}),
+        (wire.topic(table, "events"), b"{not json"),
+        (wire.topic(table, "events"), b"[" * 5000 + b"]" * 5000),
+        (wire.topic(table, "alerts"), json.dumps({"v": wire.SCHEMA, "table": table}).encode()),
+        (wire.topic(table, "state"), json.dumps({"v": wire.SCHEMA, "wall": "soon",
+                                                  "online": True}).encode()),
+    ]  # fmt: skip
+
+
+def test_poison_rows_are_quarantined_and_never_hold_up_the_rows_after_them(
+    tmp_path: Path, broker: Mosquitto, store: PostgresStore
+) -> None:
+    source = write_table(tmp_path / "src", "t7", hands=6, seed=7)
+    table = Half(source, tmp_path / "live")
+    ingest = central(broker, store)
+    link = uplink(broker, table.files, [])
+    table.write(0)
+    wait_for(lambda: stored(store, source)[0] > 0, why="first half")
+    section = wire.BrokerSection(host="127.0.0.1", port=broker.port)
+    hostile = wire.client(section, "feltwatch-table-t7-broken")
+    hostile.connect("127.0.0.1", broker.port)
+    hostile.loop_start()
+    bad = _bad_messages("t7")
+    for topic, payload in bad:
+        hostile.publish(topic, payload, qos=1).wait_for_publish(10)
+    table.write(1)  # good rows after the bad ones
+    wait_for(lambda: stored(store, source) == expected(source), why="every good row")
+    wait_for(lambda: len(store.quarantined("t7")) == len(bad), why="every bad row quarantined")
+    assert all(q.reason and q.line for q in store.quarantined("t7"))
+    assert "quarantined" in {h.source: h.message for h in store.health("t7")}["central"]
+    hostile.loop_stop()
+    hostile.disconnect()
+    link.stop()
+    ingest.stop()

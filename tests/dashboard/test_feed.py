@@ -83,3 +83,71 @@ def test_a_camera_whose_view_is_degraded_is_shown_degraded_with_why(tmp_path: Pa
     applier.row("t1", "camera", {**figures, "view_degraded": ""})  # clear again
     (row,) = store.health("t1")
     assert (row.status, row.message) == ("running", "11.2 fps, detector 11.2/s")
+
+
+BAD_ROWS = {
+    "events": [
+        b'{"seq": 336, "type": "hand_start", "hand": "stall", "stacks": {"1": "lots"}}',
+        b'{"seq": 337, "type": "hand_start", "stacks": {"1": 100}}',
+        b'{"seq": 1000000000000000000000000000000, "type": "action"}',
+        b'{"seq": "x", "type": "action"}',
+        b'{"seq": 338, "type": 5}',
+        b'{"seq": 339, "type": "hand_start", "hand": {}, "button": [], "stacks": []}',
+        b"[" * 5000 + b"]" * 5000,
+        b'{"seq": 340, "type": "action", "ts_ms": 1e400}',
+        b'\xff\xfe{"seq": 341}',
+    ],
+    "alerts": [
+        b'{"hand": "1", "seq": 1000000000000000000000000000000, "rule": "R-X-1", "family": "f",'
+        b' "severity": "warning", "seat": 2, "message": "m", "id": "big"}',
+        b'{"hand": "1", "seq": 5, "rule": "R-X-1", "family": "f", "severity": "warning",'
+        b' "seat": {}, "message": "m", "id": "seat-object"}',
+        b'{"seq": 5, "rule": "R-X-1", "id": "no-hand"}',
+        b'{"hand": [], "seq": 5, "rule": 7, "family": null, "id": ["x"]}',
+    ],
+    "light": [
+        b'{"colour": "red", "pattern": "fast", "wall": 1' + b"0" * 400 + b"}",
+        b'{"colour": {}, "pattern": [], "wall": "soon"}',
+    ],
+    "hands": [b'{"hand": {}, "table": 5}', b'{"hand": "1", "pot": 1e400}'],
+    "health": [b'{"source": {}, "status": [], "wall": "x"}', b'{"wall": 1e400}'],
+}
+
+
+def test_bad_rows_are_quarantined_with_why_and_every_good_row_after_them_is_stored(
+    tmp_path: Path,
+) -> None:
+    table = write_table(tmp_path, hands=2)
+    files = TableFiles(table=table.name, journal_dir=table.journal_dir)
+    store = SqliteStore(tmp_path / "d.sqlite3")
+    feed = Feed(store, [files])
+    feed.poll()
+    events_before = len(store.events(table.name, table.hands[-1]))
+    last_seq = max(e.seq for e in table.events)
+    for kind, bad in BAD_ROWS.items():
+        with table.file(kind).open("ab") as file:
+            for row in bad:
+                file.write(row + b"\n")
+    good_health = {"source": "probe", "status": "ok", "message": "after the bad rows", "wall": 9.0}
+    with table.file("health").open("a") as file:
+        file.write(json.dumps(good_health) + "\n")
+    good_events = [
+        {"seq": last_seq + 1, "type": "hand_start", "ts_ms": 0, "hand": "after", "button": 1,
+         "stacks": {"1": 500, "2": 500}},
+        {"seq": last_seq + 2, "type": "hand_end", "ts_ms": 0, "hand": "after"},
+    ]  # fmt: skip
+    with table.file("events").open("a") as file:
+        for row in good_events:
+            file.write(json.dumps(row) + "\n")
+    feed.poll()
+    kept = store.quarantined(table.name, limit=1000)
+    assert len(kept) == sum(len(rows) for rows in BAD_ROWS.values())
+    assert all(q.reason and q.line for q in kept)
+    assert {h.source: h.message for h in store.health(table.name)}["probe"] == "after the bad rows"
+    assert store.hand(table.name, "after") is not None
+    assert len(store.events(table.name, table.hands[-1])) == events_before
+    for kind, path in files.files():
+        assert store.feed_offset(str(path)) == path.stat().st_size, kind  # nothing left behind
+    feed.poll()  # nothing is tried again
+    assert len(store.quarantined(table.name, limit=1000)) == len(kept)
+    assert "quarantined" in {h.source: h.message for h in store.health(table.name)}["feed"]

@@ -45,7 +45,11 @@ def alert(hand_name: str, seq: int, family: str = "exposed_card") -> AlertRow:
 
 
 def test_migrations_apply_once(store: SqlStore) -> None:
-    assert store.applied == ["0001_initial.sql", f"0002_audit_append_only.{store.dialect}.sql"]
+    assert store.applied == [
+        "0001_initial.sql",
+        f"0002_audit_append_only.{store.dialect}.sql",
+        "0003_quarantine.sql",
+    ]
 
 
 def test_events_hands_and_copies(store: SqlStore) -> None:
