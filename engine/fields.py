@@ -35,7 +35,9 @@ def shown(value: object, limit: int = 40) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
-        text = repr(value)
+        text = type(value).__name__
+    except RecursionError:
+        text = f"a {type(value).__name__} nested too deep"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

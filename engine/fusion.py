@@ -40,11 +40,11 @@ becomes the table event log (v1) that the hand engine and the rules check.
 - A hand starts with its first card (a shoe read or a card dealt) after the table was cleared:
   each seat's stack is then the chips in its ``stack`` and ``bet`` zones, and the chips already
   in the bet zones are its blinds, in the order they came. It ends when no card is left on the
-  table. The camera's observations can reach the engine later than the shoe's read of the first
-  card (a busy core): once a camera has been heard from, the read that opens a hand waits until
-  the camera's observations have caught up with its time (one from that time or later), up to
-  ``OPENING_WAIT_NS`` of input time, and what the camera saw before it is taken first: the
-  stacks and blinds on the table when the card came out, not only those read in time.
+  table. A busy camera reads the table late (its sight of the stacks and blinds can come after the
+  shoe's read of the first card, in the camera's own time too: it confirms what it sees over
+  several frames): once a camera has been heard from, the read that opens a hand waits until the
+  camera sees a card arrive on the table, up to ``OPENING_WAIT_NS`` of input time, and what the
+  camera saw meanwhile is taken first: the stacks and blinds on the table when the deal began.
 
 A shadow ``Hand`` (no rules) follows the events emitted, to know whose turn it is.
 """
@@ -96,8 +96,8 @@ KILL_WAIT_NS = 2_500_000_000
 SHOE_WAIT_NS = 2_000_000_000
 """How long a card seen arriving waits for the shoe's read of it (the read is taken before the
 card lands, so a longer wait is not a late read but a card the shoe never dealt)."""
-OPENING_WAIT_NS = 1_000_000_000
-"""How long the shoe's read that opens a hand waits for the camera to catch up with it."""
+OPENING_WAIT_NS = 3_000_000_000
+"""How long the shoe's read that opens a hand waits for the camera to see the deal begin."""
 TRUST_CAMERA = 0.9
 """A camera's name for a card is believed over the shoe's read only at this confidence (the
 share of the identity votes): below it, the shoe names the card and the camera only says where
@@ -216,13 +216,14 @@ class Fusion:
         assert isinstance(read, CardDrawn)
         ts_ns = getattr(item, "ts_ns", None)
         late = isinstance(ts_ns, int) and ts_ns - read.ts_ns > OPENING_WAIT_NS
-        if isinstance(item, Observation) and isinstance(ts_ns, int) and ts_ns < read.ts_ns:
-            self._take(item, out)  # the table before the card came out
+        dealt = isinstance(item, CardAppeared | CardMoved | CardTurned)
+        if not late and not dealt:
+            if isinstance(item, Observation):
+                self._take(item, out)  # the table as the deal begins
+            else:
+                self._opening.append(item)
             return
-        if not late and not isinstance(item, Observation):
-            self._opening.append(item)
-            return
-        queued, self._opening = self._opening, []  # the camera caught up, or the wait is over
+        queued, self._opening = self._opening, []  # the camera sees the deal, or waited enough
         for waiting in (*queued, item):
             self._take(waiting, out)
 

@@ -607,18 +607,27 @@ def test_chips_read_out_of_turn_are_placed_in_turn_as_soon_as_the_seats_before_h
     assert alerts(events) == []
 
 
-def test_the_stacks_the_camera_reads_after_the_first_card_came_out_are_in_the_hand() -> None:
+@pytest.mark.parametrize("stamped_after", [False, True])
+def test_the_stacks_the_camera_reads_after_the_first_card_came_out_are_in_the_hand(
+    stamped_after: bool,
+) -> None:
     """A busy camera process: its sight of seat 3's stack and big blind (before the deal)
-    reaches the engine after the shoe's read of the first card. The read waits for the camera
-    to catch up, so seat 3 is in the hand (a card dealt to it used to be a card dealt to a seat
-    not in the hand, a false R-MISDEAL-7)."""
+    reaches the engine after the shoe's read of the first card, stamped before the read (the
+    camera process late) or after it (the camera confirms what it sees over several frames, and
+    read too few of them in time). The read waits for the camera to see the deal begin, so seat
+    3 is in the hand (a card dealt to it used to be a card dealt to a seat not in the hand, a
+    false R-MISDEAL-7)."""
     clean = fuse(a_hand())
     script = a_hand()
     first = next(i for i, item in enumerate(script.items) if isinstance(item, CardDrawn))
     before = script.items[:first]
-    late = [item for item in before if str(getattr(item, "zone", "")).endswith(":3")]
+    seat_3 = [item for item in before if str(getattr(item, "zone", "")).endswith(":3")]
+    read_ns: int = script.items[first].ts_ns  # type: ignore[attr-defined]
+    late = seat_3
+    if stamped_after:
+        late = [replace(item, ts_ns=read_ns + 10 + k) for k, item in enumerate(seat_3)]  # type: ignore[type-var]
     script.items = [
-        *(item for item in before if item not in late),
+        *(item for item in before if item not in seat_3),
         script.items[first],
         *late,
         *script.items[first + 1 :],
