@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from urllib.parse import unquote
 
 from fastapi import Depends, FastAPI, Form, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -74,6 +75,15 @@ def create_app(store: Store, settings: Settings) -> FastAPI:
         if request.url.scheme == "https":  # browsers keep to HTTPS for this host from now on
             response.headers.setdefault("Strict-Transport-Security", HSTS)
         return response
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        """What was wrong with the request, without echoing it back (it may not even be text)."""
+        detail = [
+            {"loc": [str(part)[:60] for part in e.get("loc", ())], "msg": str(e.get("msg", ""))}
+            for e in exc.errors()[:20]
+        ]
+        return JSONResponse({"detail": detail}, 422)
 
     @app.exception_handler(LoginRequired)
     async def to_login(request: Request, exc: LoginRequired) -> Response:

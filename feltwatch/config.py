@@ -202,16 +202,28 @@ def _path(location: tuple[int | str, ...]) -> str:
 M = TypeVar("M", bound=BaseModel)
 
 
+MAX_CONFIG_BYTES = 1 << 20
+"""A table's configuration is a few kilobytes: a file this large is not one."""
+
+
 def load_model(path: Path, model: type[M], sections: str) -> M:
     """A YAML file read into ``model``; ``ConfigError`` lists every problem with its field."""
     try:
-        data = yaml.safe_load(path.read_text())
+        raw = path.read_bytes()
     except OSError as exc:
         raise ConfigError([f"{path}: cannot read: {exc.strerror or exc}"]) from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError([f"{path}: {len(raw):,} bytes; a configuration is at most 1 MiB"])
+    try:
+        data = yaml.safe_load(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError([f"{path}: not UTF-8 text (byte {exc.start})"]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
         raise ConfigError([f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}"]) from None
+    except RecursionError:
+        raise ConfigError([f"{path}: nested too deep to be a configuration"]) from None
     if not isinstance(data, dict):
         raise ConfigError([f"{path}: expected a mapping of sections ({sections})"])
     try:

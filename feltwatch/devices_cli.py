@@ -220,7 +220,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     decoder = Decoder()
     path = Path(args.file)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_bytes().splitlines()
     except OSError as exc:
         print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -229,9 +229,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for number, line in enumerate(lines, start=1):
         try:
             record = json.loads(line)
+            if not isinstance(record, dict):
+                raise TypeError("expected a record {t_ns, data}")
             now, data = int(record["t_ns"]), bytes.fromhex(record["data"])
-        except (ValueError, KeyError, TypeError) as exc:
-            print(f"error: {path}:{number}: {exc}", file=sys.stderr)
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:
+            print(f"error: {path}:{number}: {str(exc)[:200]}", file=sys.stderr)
             bad += 1
             continue
         for item in session.receive(decoder.feed(data), now).inputs:
