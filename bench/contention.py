@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -97,6 +98,7 @@ def main() -> int:
     parser.add_argument("--busy", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--dir", type=Path, help="working folder (keeps the rendered session)")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the busy processes go with it
     from feltwatch.prerender import prerender
     from models.synth.session import DemoSession
 
