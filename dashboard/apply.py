@@ -53,7 +53,7 @@ class Applier:
         handler = getattr(self, f"_{kind}", None) if kind in KINDS else None
         if handler is None:
             raise RowError(f"unknown kind {kind!r}")
-        rows.check_numbers(row, kind)
+        rows.check_values(row, kind)
         try:
             handler(table, row)
         except (KeyError, TypeError, ValueError) as exc:

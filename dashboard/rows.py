@@ -21,8 +21,10 @@ DATA_ERRORS = (ValueError, TypeError, KeyError, AttributeError, OverflowError, R
 store's own trouble (unreachable, busy): the row is tried again, not set aside."""
 
 
-def check_numbers(value: object, where: str = "row", depth: int = 0) -> None:
-    """Every number in ``value`` finite and within ``MAX_INT``; nesting at most ``MAX_DEPTH``."""
+def check_values(value: object, where: str = "row", depth: int = 0) -> None:
+    """Every number in ``value`` finite and within ``MAX_INT``, every text valid Unicode (no
+    lone surrogate, which JSON can carry and no database stores); nesting at most
+    ``MAX_DEPTH``."""
     if depth > MAX_DEPTH:
         raise RowError(f"{where}: nested deeper than {MAX_DEPTH} levels")
     if isinstance(value, bool):
@@ -33,12 +35,18 @@ def check_numbers(value: object, where: str = "row", depth: int = 0) -> None:
     elif isinstance(value, float):
         if not math.isfinite(value) or abs(value) >= MAX_INT:
             raise RowError(f"{where}: {value} is not a number in range")
+    elif isinstance(value, str):
+        if not _valid(value):
+            raise RowError(f"{where}: not valid text (a lone surrogate)")
     elif isinstance(value, Mapping):
         for key, item in value.items():
-            check_numbers(item, f"{where}.{str(key)[:40]}", depth + 1)
+            name = str(key)[:40]
+            if not _valid(name):
+                raise RowError(f"{where}: a name that is not valid text")
+            check_values(item, f"{where}.{name}", depth + 1)
     elif isinstance(value, list | tuple):
         for i, item in enumerate(value):
-            check_numbers(item, f"{where}[{i}]", depth + 1)
+            check_values(item, f"{where}[{i}]", depth + 1)
 
 
 def text(row: Mapping[str, Any], key: str, default: str | None = None) -> str:
@@ -85,7 +93,7 @@ def chips_by_seat(row: Mapping[str, Any], key: str) -> dict[int, int]:
 
 def event(row: Mapping[str, Any]) -> None:
     """An event-log line as the store needs it (the engine judged it already)."""
-    check_numbers(row, "event")
+    check_values(row, "event")
     integer(row, "seq")
     kind = text(row, "type")
     if kind == "hand_start":
@@ -94,6 +102,14 @@ def event(row: Mapping[str, Any]) -> None:
         chips_by_seat(row, "stacks")
     elif kind == "hand_end":
         text(row, "hand")
+
+
+def _valid(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _kind(value: object) -> str:
