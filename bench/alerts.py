@@ -14,7 +14,10 @@ on other seeds and checked here. Targets: with the ground truth exactly the inje
 with the models at least 97 % caught and at most 1 false alert per 100 hands.
 
     .venv/bin/python bench/alerts.py [--seeds 9000-9019] [--hands 12] [--vision truth,models]
-        [--dir build/bench-alerts] [--jobs N]
+        [--dir build/bench-alerts] [--jobs N] [--render-only]
+
+``--render-only`` renders the sessions the models read (into ``--dir``, kept for later runs;
+at low priority, so it can go on beside other work) and reads nothing.
 
 Exit status 1 when a target is missed.
 """
@@ -102,6 +105,17 @@ def run_seed(seed: int, hands: int, vision: str, folder: Path) -> Tally:
     return tally
 
 
+def render(seeds: range, hands: int, folder: Path, jobs: int) -> None:
+    from feltwatch.prerender import prerender
+    from models.synth.session import DemoSession
+
+    os.nice(19)  # the renderers inherit it
+    for seed in seeds:
+        path = folder / f"seed-{seed}"
+        path.mkdir(parents=True, exist_ok=True)
+        prerender(DemoSession(seed=seed, hands=hands), path, jobs=jobs)
+
+
 def report(vision: str, tally: Tally) -> bool:
     families = sorted(set(tally.injected) | set(tally.false))
     print(f"\n{vision}: {tally.hands} hands, {tally.seconds:.0f} s of reading and judging")
@@ -129,9 +143,13 @@ def main() -> int:
     parser.add_argument("--vision", default="truth,models", help="truth, models or both")
     parser.add_argument("--dir", type=Path, default=Path("build/bench-alerts"))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--render-only", action="store_true")
     args = parser.parse_args()
     low, _, high = args.seeds.partition("-")
     seeds = range(int(low), int(high or low) + 1)
+    if args.render_only:
+        render(seeds, args.hands, args.dir, args.jobs)
+        return 0
     passed = True
     for vision in args.vision.split(","):
         tally = Tally()
