@@ -528,7 +528,7 @@ def test_a_card_no_shoe_read_accounts_for_is_judged_where_it_was_seen() -> None:
 def test_a_bet_nobody_called_back_in_its_stack_is_not_taken_from_the_pot() -> None:
     """Seat 2 bets 200 on the river and seat 1 folds: the 200 go back to seat 2's stack from
     its bet zone, then the pot (700 less 5 % rake) is pushed to it. The bet back is the uncalled
-    bet, not the pot's chips (it used to take them, and the rake's went to the winner: a false
+    bet, not the pot's chips (taking them would give the rake's chips to the winner: a false
     R-POT-5)."""
     script = a_hand()
     river = next(
@@ -560,7 +560,7 @@ def test_chips_read_out_of_turn_are_placed_in_turn_as_soon_as_the_seats_before_h
     """Pre-flop seat 1 raises to 300, seat 2 calls, seat 3 re-raises to 900, seats 1 and 2
     call. The camera reads seat 2's call before seat 1's raise, and seat 2's chips stay unread
     while seats 3 and 1 act again. Each action is placed as soon as the seats before it have
-    acted: nothing out of turn (seat 2's second call used to take the place of its first,
+    acted: nothing out of turn (seat 2's second call does not take the place of its first,
     behind the re-raise it answers)."""
     s = Script()
     for seat in (1, 2, 3):
@@ -615,8 +615,8 @@ def test_the_stacks_the_camera_reads_after_the_first_card_came_out_are_in_the_ha
     reaches the engine after the shoe's read of the first card, stamped before the read (the
     camera process late) or after it (the camera confirms what it sees over several frames, and
     read too few of them in time). The read waits for the camera to see the deal begin, so seat
-    3 is in the hand (a card dealt to it used to be a card dealt to a seat not in the hand, a
-    false R-MISDEAL-7)."""
+    3 is in the hand (a card dealt to it is not a card dealt to a seat not in the hand, a false
+    R-MISDEAL-7)."""
     clean = fuse(a_hand())
     script = a_hand()
     first = next(i for i, item in enumerate(script.items) if isinstance(item, CardDrawn))

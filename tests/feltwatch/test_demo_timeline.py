@@ -25,7 +25,7 @@ def test_the_table_waits_for_the_engine_and_every_camera(
     timeline = Timeline(tmp_path / "t0", config)
     clock = [timeline.since]
     monkeypatch.setattr("feltwatch.demo_cli.time.monotonic", lambda: clock[0])
-    clock[0] += 10 * WAITING_NOTICE_S  # long past the time the table used to start anyway
+    clock[0] += 10 * WAITING_NOTICE_S  # long past any fixed start
     assert not timeline.ready()
     assert "the table waits for the engine, overhead to be ready" in capsys.readouterr().out
     socket = paths(config)["socket"]
