@@ -20,7 +20,6 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import TextIO
 
 from devices.host import HostSession
 from devices.link import DeviceLink
@@ -41,7 +40,7 @@ from feltwatch.config import Config, ConfigError, config_main, load
 from feltwatch.engine_core import Proved
 from feltwatch.engine_service import EngineService
 from feltwatch.ipc import ObservationServer
-from feltwatch.journal import repair_last_line
+from feltwatch.journal import LineWriter, repair_last_line
 from feltwatch.open_alerts import CAUSE_ALERT, CAUSE_BUTTON, CAUSE_DASHBOARD, Look, OpenAlerts
 from feltwatch.report import alert_line
 
@@ -85,22 +84,37 @@ class FanOut:
         self.light: DeviceLink | None = None
         self.clips: ClipMaker | None = None
         self.service: EngineService | None = None
-        self._events = files["events"].open("a", encoding="utf-8")
-        self._alerts = files["alerts"].open("a", encoding="utf-8")
-        self._hands = files["hands"].open("a", encoding="utf-8")
-        self._light = files["light"].open("a", encoding="utf-8")
-        self._health = files["health"].open("a", encoding="utf-8")
+        self._events = LineWriter(files["events"], fsync=False)
+        self._alerts = LineWriter(files["alerts"], fsync=False)
+        self._hands = LineWriter(files["hands"], fsync=False)
+        self._light = LineWriter(files["light"], fsync=False)
+        self._health = LineWriter(files["health"], fsync=False)
         self._lock = threading.Lock()
+        self._disk_error = ""
+        """Why output lines wait in memory (said once, and once more when they are written)."""
         self._started_wall: dict[str, float] = {}
         self.open_alerts = OpenAlerts.from_file(files["light"])
         """Alerts not yet acknowledged: the light shows the worst of them."""
         self._light_lock = threading.Lock()
         """Held from a change of the open alerts to the light's command that shows it."""
 
-    def _row(self, file: TextIO, row: dict[str, object]) -> None:
+    def _row(self, file: LineWriter, row: dict[str, object]) -> None:
+        self._line(file, json.dumps(row))
+
+    def _line(self, file: LineWriter, text: str) -> None:
+        """Append a line; a disk that does not take it is said on the console once, the lines
+        wait in memory in order and are written when there is room again."""
         with self._lock:
-            file.write(json.dumps(row) + "\n")
-            file.flush()
+            written = file.write_line(text.encode() + b"\n")
+            files = (self._events, self._alerts, self._hands, self._light, self._health)
+            if written:
+                written = all(f.flush() for f in files if f.pending)
+            error = "" if written else next((f.error for f in files if f.error), "?")
+            if bool(error) == bool(self._disk_error):
+                return
+            self._disk_error = error
+        said = f"{error}; the engine goes on" if error else "every waiting line written"
+        print(f"[{self.table}] output: {said}", file=sys.stderr, flush=True)
 
     def set_light(self, look: Look, cause: str, **why: object) -> int | None:
         """Command the light; the time the command was given (None: no light)."""
@@ -113,8 +127,7 @@ class FanOut:
         return light_ns
 
     def event(self, event: Event) -> None:
-        self._events.write(json.dumps(event_to_json(event), separators=(",", ":")) + "\n")
-        self._events.flush()
+        self._line(self._events, json.dumps(event_to_json(event), separators=(",", ":")))
         if isinstance(event, HandStart):
             self._started_wall[event.hand] = time.time()
 

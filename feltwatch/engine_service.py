@@ -9,9 +9,12 @@ dealer light is set from there, a direct call), finished hands and errors.
 
 from __future__ import annotations
 
+import os
 import queue
+import sys
 import threading
 import time
+import traceback
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
@@ -79,6 +82,10 @@ def deliver(step: Step, outputs: Outputs, *, replayed: bool) -> None:
         outputs.error(message)
     for source, status, message in step.health:
         outputs.health(source, status, message)
+
+
+EXIT_ENGINE_FAILED = 70
+"""The engine process's exit status when its engine thread failed (EX_SOFTWARE)."""
 
 
 class EngineService:
@@ -151,6 +158,18 @@ class EngineService:
                 self.journal.close()
 
     def _run(self) -> None:
+        """The engine thread. An exception here is a fault of the engine itself: the process
+        says it and exits non-zero, so the supervisor restarts it (the restart replays the
+        journal), rather than living on with no engine."""
+        try:
+            self._loop()
+        except Exception:
+            traceback.print_exc()
+            print("engine: the engine thread failed: exiting for a restart", file=sys.stderr)
+            sys.stderr.flush()
+            os._exit(EXIT_ENGINE_FAILED)
+
+    def _loop(self) -> None:
         assert self.core is not None and self.journal is not None
         while True:
             queued = self._queue.get()

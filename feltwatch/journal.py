@@ -130,7 +130,11 @@ def since_last_close(path: Path) -> list[object]:
     return pending
 
 
-class JournalWriter:
+class LineWriter:
+    """An append-only file of lines that outlives a full disk: a line the disk does not take
+    waits in memory, in order, and is written with the next one once there is room (the part of
+    it that reached the file is cut off first: no line is left torn)."""
+
     def __init__(self, path: Path, *, max_pending: int = 100_000, fsync: bool = True) -> None:
         self.path = path
         self.max_pending = max_pending
@@ -139,19 +143,14 @@ class JournalWriter:
         self.dropped = 0
         """Lines lost because the disk stayed unwritable longer than ``max_pending`` lines."""
         self.error = ""
-        """Why lines are waiting (empty when the journal is up to date)."""
+        """Why lines are waiting (empty when the file is up to date)."""
         self.repaired = repair_last_line(path)
         self._file = open(path, "ab")  # noqa: SIM115 (held open for the writer's life)
 
-    def append(self, item: object) -> bool:
-        """Journal an engine input; True once it is on disk (False: it waits in memory)."""
-        return self._write(encode(item))
-
-    def mark(self, mark: Mark) -> bool:
-        return self._write(encode_mark(mark))
-
-    def table(self, line: TableLine) -> bool:
-        return self._write(encode_table(line))
+    def write_line(self, line: bytes) -> bool:
+        """Append ``line`` (ending with a newline); True once it is on disk (False: it waits in
+        memory)."""
+        return self._write(line)
 
     def _write(self, line: bytes) -> bool:
         if len(self.pending) >= self.max_pending:
@@ -188,6 +187,18 @@ class JournalWriter:
     def close(self) -> None:
         self.flush()
         self._file.close()
+
+
+class JournalWriter(LineWriter):
+    def append(self, item: object) -> bool:
+        """Journal an engine input; True once it is on disk (False: it waits in memory)."""
+        return self._write(encode(item))
+
+    def mark(self, mark: Mark) -> bool:
+        return self._write(encode_mark(mark))
+
+    def table(self, line: TableLine) -> bool:
+        return self._write(encode_table(line))
 
 
 def repair_last_line(path: Path) -> str:

@@ -1,0 +1,91 @@
+"""Faults in the engine process are loud and recoverable: on a full disk the engine goes on, the
+console says so once, the output lines wait in memory in order and are written when there is
+room, none left torn; a failed engine thread ends the process for the supervisor to restart."""
+
+from __future__ import annotations
+
+import json
+import resource
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from engine.alerts import Alert, Severity
+from engine.events import Action, ActionKind
+from feltwatch.engine_core import Proved
+from feltwatch.engine_main import FanOut, paths
+from feltwatch.engine_service import EXIT_ENGINE_FAILED
+
+
+@pytest.fixture
+def file_size_limit() -> Iterator[None]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    yield
+    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    signal.signal(signal.SIGXFSZ, previous)
+
+
+def _alert(seq: int) -> Proved:
+    alert = Alert(hand="1", seq=seq, rule="R-POT-5", family="chip_miscount",
+                  severity=Severity.WARNING, seat=1, message="m")  # fmt: skip
+    return Proved(alert=alert, table="T1", input_ts_ns=0)
+
+
+def test_a_full_disk_holds_the_output_lines_and_writes_them_in_order_once_there_is_room(
+    tmp_path: Path, file_size_limit: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = SimpleNamespace(
+        table=SimpleNamespace(name="T1"), journal=SimpleNamespace(dir=tmp_path)
+    )
+    files = paths(config)  # type: ignore[arg-type]
+    out = FanOut(config, files)  # type: ignore[arg-type]
+    actions = [Action(seq=n, ts_ms=n, seat=1, action=ActionKind.CHECK) for n in range(1, 7)]
+    out.event(actions[0])
+    size = files["events"].stat().st_size
+    _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size + 20, hard))  # room for part of a line
+    for action in actions[1:4]:
+        out.event(action)  # the engine goes on
+    out.alert(_alert(3), replayed=False)
+    assert files["events"].stat().st_size == size  # no half line left behind
+    said = capsys.readouterr().err
+    assert said.count("output:") == 1 and "File too large" in said  # the limit: EFBIG
+    resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+    for action in actions[4:]:
+        out.event(action)
+    out.close()
+    assert "every waiting line written" in capsys.readouterr().err
+    seqs = [json.loads(line)["seq"] for line in files["events"].read_text().splitlines()]
+    assert seqs == [1, 2, 3, 4, 5, 6]
+    assert [json.loads(line)["seq"] for line in files["alerts"].read_text().splitlines()] == [3]
+
+
+def test_a_failed_engine_thread_ends_the_process_non_zero_for_the_supervisor(
+    tmp_path: Path,
+) -> None:
+    """Not a process living on with no engine: it exits 70, and the supervisor restarts it."""
+    script = f"""
+import time
+from engine.inputs import CardDrawn
+from engine.simulate import demo_table
+from feltwatch.engine_service import EngineService
+from feltwatch.run_cli import _Collect
+service = EngineService(demo_table(), __import__("pathlib").Path({str(tmp_path / "j.jsonl")!r}),
+                        _Collect(), fsync=False).start()
+def broken(item):
+    raise RuntimeError("a bug in the engine")
+service.core.feed = broken
+service.submit(CardDrawn(ts_ns=1, device="shoe", card="As", tag_id=1, shoe_seq=1, deck_id=1))
+time.sleep(30)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == EXIT_ENGINE_FAILED
+    assert "a bug in the engine" in done.stderr and "exiting for a restart" in done.stderr
