@@ -37,6 +37,10 @@ becomes the table event log (v1) that the hand engine and the rules check.
   never comes leaves the card to the rules where it was seen (a card that does not belong). The
   wait is measured in the inputs' own timestamps, so a replay of the journal places it the same
   way.
+- A read from another deck than the open hand's is the next hand's (after an engine restart,
+  the shoe's first read of the next deck can be journalled before the camera has resent the end
+  of the last hand): it waits for the open hand to end, up to ``NEXT_DECK_WAIT_NS`` of input
+  time, after which the hand is ended where it is.
 - A hand starts with its first card (a shoe read or a card dealt) after the table was cleared:
   each seat's stack is then the chips in its ``stack`` and ``bet`` zones, and the chips already
   in the bet zones are its blinds, in the order they came. It ends when no card is left on the
@@ -96,6 +100,8 @@ KILL_WAIT_NS = 2_500_000_000
 SHOE_WAIT_NS = 2_000_000_000
 """How long a card seen arriving waits for the shoe's read of it (the read is taken before the
 card lands, so a longer wait is not a late read but a card the shoe never dealt)."""
+NEXT_DECK_WAIT_NS = 10_000_000_000
+"""How long a new deck's reads wait for the last deck's hand to end before it is ended."""
 OPENING_WAIT_NS = 3_000_000_000
 """How long the shoe's read that opens a hand waits for the camera to see the deal begin."""
 TRUST_CAMERA = 0.9
@@ -158,6 +164,8 @@ class _HandState:
     """Bets seen after a street's betting was over and before the next street's card (seat,
     chips, when): applied once the card is seen."""
     unread: list[object] = field(default_factory=list)
+    deck: int | None = None
+    """The deck the shoe dealt this hand from (its first read's)."""
     """A card seen arriving that waits for the shoe's read of it, then the inputs that came
     after it (they wait with it, in the order they came)."""
 
@@ -182,6 +190,9 @@ class Fusion:
         self._table_sent = False
         self._camera_heard = False
         self._opening: list[object] = []
+        self._next_deck: list[CardDrawn] = []
+        """Reads from a new deck while a hand of the last one is still open (its end not seen
+        yet: a camera resending what it saw before the engine restarted), waiting for it."""
         """The shoe's read that opens a hand, waiting for the camera, and the inputs from other
         sources queued behind it."""
 
@@ -203,13 +214,52 @@ class Fusion:
         out: list[Event] = []
         if isinstance(item, Observation):
             self._camera_heard = True
+        if self._next_deck or self._of_next_deck(item):
+            self._while_next_deck(item, out)
+            return out
+        self._dispatch(item, out)
+        return out
+
+    def _dispatch(self, item: object, out: list[Event]) -> None:
         if self._opening:
             self._while_opening(item, out)
         elif self.hand is None and self._camera_heard and isinstance(item, CardDrawn):
             self._opening = [item]
         else:
             self._take(item, out)
-        return out
+
+    def _of_next_deck(self, item: object) -> bool:
+        """A read from another deck than the open hand's: the next hand's."""
+        hand = self.hand
+        return (
+            isinstance(item, CardDrawn)
+            and hand is not None
+            and hand.deck is not None
+            and item.deck_id != hand.deck
+        )
+
+    def _while_next_deck(self, item: object, out: list[Event]) -> None:
+        """The next deck's reads wait for the open hand to end (the camera sees its table
+        cleared), up to ``NEXT_DECK_WAIT_NS`` of input time; then the hand is ended where it
+        is and they open the next."""
+        if isinstance(item, CardDrawn):
+            self._next_deck.append(item)
+        else:
+            self._dispatch(item, out)
+        first = self._next_deck[0]
+        ts_ns = getattr(item, "ts_ns", None)
+        if self.hand is not None and isinstance(ts_ns, int):
+            if ts_ns - first.ts_ns <= NEXT_DECK_WAIT_NS:
+                return
+            self._end(ts_ns, out)  # the camera never saw the table cleared
+        if self.hand is None:
+            waiting, self._next_deck = self._next_deck, []
+            for read in waiting:
+                self.feed_into(read, out)
+
+    def feed_into(self, item: object, out: list[Event]) -> None:
+        """``feed``, adding to ``out``."""
+        out.extend(self.feed(item))
 
     def _while_opening(self, item: object, out: list[Event]) -> None:
         read = self._opening[0]
@@ -281,6 +331,8 @@ class Fusion:
             self._push(out, wait=False)  # no kill came: the rules judge the push where it was
         if isinstance(item, CardDrawn):
             self._begin(item.ts_ns, out)
+            if self.hand is not None and self.hand.deck is None:
+                self.hand.deck = item.deck_id
             out.append(self._event(ShoeDraw, item.ts_ns, card=item.card, shoe_seq=item.shoe_seq))
         elif isinstance(item, TrayCounted):
             counts = dict(sorted(item.counts.items()))

@@ -635,3 +635,25 @@ def test_the_stacks_the_camera_reads_after_the_first_card_came_out_are_in_the_ha
     events = fuse(script)
     assert _log(events) == _log(clean)
     assert alerts(events) == []
+
+
+def test_a_read_from_the_next_deck_waits_for_the_open_hand_to_end() -> None:
+    """After an engine restart the shoe's first read of the next deck is journalled before the
+    camera has resent the end of the last hand (its showdown, push and clear). A read from
+    another deck than the open hand's is the next hand's: it waits for the open hand to end, which
+    ends as it would have without the restart (the read placed inside it made a duplicate card,
+    a card of another deck and a void hand)."""
+    clean = fuse(a_hand())
+    script = a_hand()
+    showdown = next(i for i, item in enumerate(script.items) if isinstance(item, CardTurned))
+    before: int = script.items[showdown - 1].ts_ns  # type: ignore[attr-defined]
+    next_deck = CardDrawn(
+        ts_ns=before + 50, device="shoe", card="2c", tag_id=0, shoe_seq=1, deck_id=2
+    )
+    script.items.insert(showdown, next_deck)
+    events = fuse(script)
+    end = next(i for i, e in enumerate(events) if isinstance(e, HandEnd))
+    assert _log(events[: end + 1]) == _log(clean)
+    assert alerts(events[: end + 1]) == []
+    draws = [e.card for e in events[:end] if isinstance(e, ShoeDraw)]
+    assert draws == [e.card for e in clean if isinstance(e, ShoeDraw)]
