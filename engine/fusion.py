@@ -164,10 +164,10 @@ class _HandState:
     """Bets seen after a street's betting was over and before the next street's card (seat,
     chips, when): applied once the card is seen."""
     unread: list[object] = field(default_factory=list)
-    deck: int | None = None
-    """The deck the shoe dealt this hand from (its first read's)."""
     """A card seen arriving that waits for the shoe's read of it, then the inputs that came
     after it (they wait with it, in the order they came)."""
+    deck: int | None = None
+    """The deck the shoe dealt this hand from (its first read's)."""
 
 
 class Fusion:
@@ -190,11 +190,11 @@ class Fusion:
         self._table_sent = False
         self._camera_heard = False
         self._opening: list[object] = []
+        """The shoe's read that opens a hand, waiting for the camera, and the inputs from other
+        sources queued behind it."""
         self._next_deck: list[CardDrawn] = []
         """Reads from a new deck while a hand of the last one is still open (its end not seen
         yet: a camera resending what it saw before the engine restarted), waiting for it."""
-        """The shoe's read that opens a hand, waiting for the camera, and the inputs from other
-        sources queued behind it."""
 
     # -- output --
 
@@ -255,11 +255,7 @@ class Fusion:
         if self.hand is None:
             waiting, self._next_deck = self._next_deck, []
             for read in waiting:
-                self.feed_into(read, out)
-
-    def feed_into(self, item: object, out: list[Event]) -> None:
-        """``feed``, adding to ``out``."""
-        out.extend(self.feed(item))
+                out.extend(self.feed(read))
 
     def _while_opening(self, item: object, out: list[Event]) -> None:
         read = self._opening[0]
