@@ -303,6 +303,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         table.stop()
     alerts = read_jsonl(paths(config)["alerts"])
     print(f"[demo] {len(alerts)} alerts in {paths(config)['alerts']}", flush=True)
+    closed = {str(row.get("hand")) for row in read_jsonl(paths(config)["hands"])}
+    if timeline.begun() and not failed and len(closed) < args.hands:
+        failed.append(  # a part failed on the way (the engine, a camera, the disk)
+            f"{len(closed)} of {args.hands} hands were judged: the session could not finish"
+        )
     for reason in failed:
         print(f"[demo] error: {reason}", file=sys.stderr, flush=True)
     return EXIT_UNUSABLE if failed else EXIT_OK
