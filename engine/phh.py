@@ -7,7 +7,7 @@ the button (heads-up, pokerkit's convention: p1 is the big blind and p2 the butt
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -42,6 +42,16 @@ VARIANT_OF_GAME = {game: variant for variant, game in GAME_OF_VARIANT.items()}
 
 class PhhError(ValueError):
     """A PHH hand that cannot be read or converted (with the reason)."""
+
+
+def _per_seat(
+    seats: list[int], values: object, field: str, chips: Callable[[object], int]
+) -> dict[int, int]:
+    """One amount of ``field`` per player, by seat."""
+    amounts = list(values) if isinstance(values, list | tuple) else []
+    if len(amounts) != len(seats):
+        raise PhhError(f"{field}: {len(amounts)} amounts for {len(seats)} players")
+    return dict(zip(seats, (chips(v) for v in amounts), strict=True))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -169,7 +179,7 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
         ante=0 if bb_ante else max(antes),
         bb_ante=bb_ante,
     )
-    stacks = dict(zip(seats, (chips(v) for v in hh.starting_stacks), strict=True))
+    stacks = _per_seat(seats, hh.starting_stacks, "starting_stacks", chips)
     out.add(HandStart, hand=hand_id, button=seats[-1], stacks=stacks)
     config, start = out.events
     assert isinstance(config, TableConfig) and isinstance(start, HandStart)
@@ -229,7 +239,7 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
     out.add(HandEnd, hand=hand_id)
     finishing = None
     if hh.finishing_stacks is not None:
-        finishing = dict(zip(seats, (chips(v) for v in hh.finishing_stacks), strict=True))
+        finishing = _per_seat(seats, hh.finishing_stacks, "finishing_stacks", chips)
     return PhhHand(
         path=path,
         hand=hand_id,

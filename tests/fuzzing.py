@@ -66,8 +66,11 @@ def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
     return bytes(out)
 
 
-def mutate_json(value: object, rng: random.Random) -> object:
-    """The value with one leaf or member replaced by a strange one (or a key dropped)."""
+def mutate_json(value: object, rng: random.Random, depth: int = 0) -> object:
+    """The value with one leaf or member replaced by a strange one (or a key dropped); below
+    20 levels the value itself is replaced."""
+    if depth > 20:
+        return rng.choice(STRANGE_VALUES)
     if isinstance(value, dict) and value:
         key = rng.choice(list(value))
         copy = dict(value)
@@ -79,12 +82,12 @@ def mutate_json(value: object, rng: random.Random) -> object:
                 STRANGE_VALUES
             )
         else:
-            copy[key] = mutate_json(copy[key], rng)
+            copy[key] = mutate_json(copy[key], rng, depth + 1)
         return copy
     if isinstance(value, list) and value:
         copy = list(value)
         i = rng.randrange(len(copy))
-        copy[i] = mutate_json(copy[i], rng)
+        copy[i] = mutate_json(copy[i], rng, depth + 1)
         return copy
     if rng.random() < 0.1:
         return json.loads(nested(rng.choice((50, 500))))
