@@ -134,6 +134,26 @@ class Script:
             self.items.append(CardGone(ts_ns=self._ts(), camera="c", track=track, zone="muck"))
 
 
+HOLES = {2: ["As", "Ad"], 3: ["7c", "2d"], 1: ["Kh", "Qh"]}
+
+
+def dealt(*, exposed: bool = False) -> tuple[Script, dict[int, list[str]]]:
+    """Three seats of 1000, the blinds posted (button 1, small blind 2, big blind 3) and the
+    hole cards dealt (``exposed``: seat 1's first one lands face up); the cards by seat."""
+    s = Script()
+    for seat in (1, 2, 3):
+        s.chips(f"stack:{seat}", 1000)
+    s.chips("bet:2", 50)
+    s.chips("stack:2", 950)
+    s.chips("bet:3", 100)
+    s.chips("stack:3", 900)
+    for round_ in (0, 1):
+        for seat in (2, 3, 1):
+            face = Face.UP if exposed and seat == 1 and round_ == 0 else Face.DOWN
+            s.deal(HOLES[seat][round_], f"seat:{seat}", face)
+    return s, HOLES
+
+
 def a_hand(
     *,
     exposed: bool = False,
@@ -145,18 +165,7 @@ def a_hand(
     the turn after seat 1's call that follows it, loses the river's burn from view and finds it
     again, sees the river card after the bet that follows it, the push's stack before the pot
     it left, and the losing hand's kill after the push."""
-    s = Script()
-    for seat in (1, 2, 3):
-        s.chips(f"stack:{seat}", 1000)
-    s.chips("bet:2", 50)  # blinds: button 1, small blind 2, big blind 3
-    s.chips("stack:2", 950)
-    s.chips("bet:3", 100)
-    s.chips("stack:3", 900)
-    holes = {2: ["As", "Ad"], 3: ["7c", "2d"], 1: ["Kh", "Qh"]}
-    for round_ in (0, 1):
-        for seat in (2, 3, 1):
-            face = Face.UP if exposed and seat == 1 and round_ == 0 else Face.DOWN
-            s.deal(holes[seat][round_], f"seat:{seat}", face)
+    s, holes = dealt(exposed=exposed)
     s.chips("bet:1", 100)  # seat 1 calls
     s.chips("stack:1", 900)
     s.chips("bet:2", 100)  # seat 2 completes; seat 3 checks (unseen)
@@ -562,17 +571,7 @@ def test_chips_read_out_of_turn_are_placed_in_turn_as_soon_as_the_seats_before_h
     while seats 3 and 1 act again. Each action is placed as soon as the seats before it have
     acted: nothing out of turn (seat 2's second call does not take the place of its first,
     behind the re-raise it answers)."""
-    s = Script()
-    for seat in (1, 2, 3):
-        s.chips(f"stack:{seat}", 1000)
-    s.chips("bet:2", 50)
-    s.chips("stack:2", 950)
-    s.chips("bet:3", 100)
-    s.chips("stack:3", 900)
-    holes = {2: ["As", "Ad"], 3: ["7c", "2d"], 1: ["Kh", "Qh"]}
-    for round_ in (0, 1):
-        for seat in (2, 3, 1):
-            s.deal(holes[seat][round_], f"seat:{seat}")
+    s, holes = dealt()
     s.chips("bet:2", 300)  # seat 2's call, read before the raise it calls
     s.chips("bet:1", 300)
     s.chips("bet:3", 900)

@@ -4,11 +4,7 @@ a full disk survived without losing what was already written."""
 from __future__ import annotations
 
 import resource
-import signal
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from engine.inputs import CardDrawn, TrayCounted
 from engine.observations import CardAppeared, Face
@@ -82,15 +78,6 @@ def test_a_full_disk_keeps_lines_in_memory_and_says_so() -> None:
     for n in range(2, 6):
         writer.append(card(n))
     assert len(writer.pending) == 3 and writer.dropped == 2
-
-
-@pytest.fixture
-def file_size_limit() -> Iterator[None]:
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    yield
-    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-    signal.signal(signal.SIGXFSZ, previous)
 
 
 def test_lines_that_waited_are_written_in_order_once_the_disk_takes_them(

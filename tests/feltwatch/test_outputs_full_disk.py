@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import json
 import resource
-import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -20,15 +18,6 @@ from engine.events import Action, ActionKind
 from feltwatch.engine_core import Proved
 from feltwatch.engine_main import FanOut, paths
 from feltwatch.engine_service import EXIT_ENGINE_FAILED
-
-
-@pytest.fixture
-def file_size_limit() -> Iterator[None]:
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    yield
-    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-    signal.signal(signal.SIGXFSZ, previous)
 
 
 def _alert(seq: int) -> Proved:
