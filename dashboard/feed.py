@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dashboard import disk
 from dashboard.apply import Applier, RowError
 from dashboard.rows import DATA_ERRORS
 from dashboard.store import QuarantineRow, Store
@@ -88,6 +89,8 @@ class Feed:
         """Read positions, as kept in the store (read from it once a file: only this feed
         writes them)."""
         self._cameras_due = 0.0
+        self._disks: dict[str, tuple[str, str]] = {}
+        """The journal disk's health last stored, by table."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="feed", daemon=True)
 
@@ -109,17 +112,26 @@ class Feed:
             self._stop.wait(self.every_s)
 
     def poll(self) -> None:
-        """Store whatever the files gained since the last call."""
+        """Store whatever the files gained since the last call (and, once a second, the
+        cameras' figures and the room on the journal disk)."""
         now = self.clock()
-        cameras = now >= self._cameras_due  # their figures change once a second
-        if cameras:
+        each_second = now >= self._cameras_due
+        if each_second:
             self._cameras_due = now + 1.0
         for files in self.tables.values():
+            if each_second:
+                self._disk(files)
             for kind, path in files.files():
                 self._follow(files.table, kind, path)
-            if cameras:
+            if each_second:
                 for row in files.camera_rows():
                     self.apply.row(files.table, "camera", row)
+
+    def _disk(self, files: TableFiles) -> None:
+        health = disk.disk_health(files.journal_dir)
+        if self._disks.get(files.table) != health:
+            self.apply.health(files.table, disk.SOURCE, *health)
+            self._disks[files.table] = health
 
     def _follow(self, table: str, kind: str, path: Path) -> None:
         key = str(path)

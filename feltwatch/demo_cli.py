@@ -293,7 +293,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return over
 
     try:
-        supervise(
+        supervisor = supervise(
             config_path,
             config,
             env={T0_FILE_ENV: str(timeline.path)},
@@ -301,6 +301,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
     finally:
         table.stop()
+    engine = supervisor.child("engine")
+    if engine.stopped_with:  # its own messages say why
+        failed.append(f"the engine stopped with status {engine.stopped_with}")
     alerts = read_jsonl(paths(config)["alerts"])
     print(f"[demo] {len(alerts)} alerts in {paths(config)['alerts']}", flush=True)
     closed = {str(row.get("hand")) for row in read_jsonl(paths(config)["hands"])}

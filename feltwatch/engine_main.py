@@ -38,11 +38,21 @@ from engine.inputs import (
 from feltwatch.clips import ClipMaker
 from feltwatch.config import Config, ConfigError, config_main, load
 from feltwatch.engine_core import Proved
-from feltwatch.engine_service import EngineService
+from feltwatch.engine_service import EXIT_LINES_LOST, EngineService
 from feltwatch.ipc import ObservationServer
 from feltwatch.journal import LineWriter, repair_last_line
-from feltwatch.open_alerts import CAUSE_ALERT, CAUSE_BUTTON, CAUSE_DASHBOARD, Look, OpenAlerts
+from feltwatch.open_alerts import (
+    CAUSE_ALERT,
+    CAUSE_BUTTON,
+    CAUSE_DASHBOARD,
+    CAUSE_FAULT,
+    Look,
+    OpenAlerts,
+)
 from feltwatch.report import alert_line
+
+SOURCE_OUTPUT = "engine output"
+"""The health source of the engine's writing: the journal and its output files."""
 
 KINDS = {"shoe": DeviceKind.SHOE, "tray": DeviceKind.TRAY, "light": DeviceKind.LIGHT}
 
@@ -89,9 +99,10 @@ class FanOut:
         self._hands = LineWriter(files["hands"], fsync=False)
         self._light = LineWriter(files["light"], fsync=False)
         self._health = LineWriter(files["health"], fsync=False)
+        self._files = (self._events, self._alerts, self._hands, self._light, self._health)
         self._lock = threading.Lock()
         self._disk_error = ""
-        """Why output lines wait in memory (said once, and once more when they are written)."""
+        """Why lines wait in memory (told once, and once more when they are written)."""
         self._started_wall: dict[str, float] = {}
         self.open_alerts = OpenAlerts.from_file(files["light"])
         """Alerts not yet acknowledged: the light shows the worst of them."""
@@ -101,29 +112,61 @@ class FanOut:
     def _row(self, file: LineWriter, row: dict[str, object]) -> None:
         self._line(file, json.dumps(row))
 
-    def _line(self, file: LineWriter, text: str) -> None:
-        """Append a line; a disk that does not take it is said on the console once, the lines
-        wait in memory in order and are written when there is room again."""
+    def _line(self, file: LineWriter, text: str, *, check: bool = True) -> None:
+        """Append a line; lines the disk does not take wait in memory in order and are written
+        when there is room again (``check``: and the fault is told if that changed)."""
         with self._lock:
-            written = file.write_line(text.encode() + b"\n")
-            files = (self._events, self._alerts, self._hands, self._light, self._health)
-            if written:
-                written = all(f.flush() for f in files if f.pending)
-            error = "" if written else next((f.error for f in files if f.error), "?")
+            if file.write_line(text.encode() + b"\n"):
+                for waiting in self._files:
+                    if waiting.pending:
+                        waiting.flush()
+        if check:
+            self.check_disk()
+
+    @property
+    def disk_error(self) -> str:
+        """Why lines wait in memory (empty: none does)."""
+        return self._disk_error
+
+    @property
+    def look(self) -> Look:
+        """What the light shows: the open alerts, or the fault while the appliance cannot
+        record."""
+        return self.open_alerts.look_with(bool(self._disk_error))
+
+    def _writers(self) -> list[LineWriter]:
+        journal = self.service.journal if self.service is not None else None
+        return [*self._files, *([journal] if journal is not None else [])]
+
+    def check_disk(self) -> None:
+        """Tell when the journal or an output file starts or stops being written (after each
+        line and each journalled input): the console, the light (``FAULT``) and the health file
+        (its row waits with the rest, for the review)."""
+        error = next((w.error for w in self._writers() if w.error), "")
+        with self._lock:
             if bool(error) == bool(self._disk_error):
                 return
             self._disk_error = error
-        said = f"{error}; the engine goes on" if error else "every waiting line written"
-        print(f"[{self.table}] output: {said}", file=sys.stderr, flush=True)
+        if error:
+            message = f"cannot write: {error}; the engine goes on, its lines wait in memory"
+        else:
+            message = "every waiting line written"
+        print(f"[{self.table}] {SOURCE_OUTPUT}: {message}", file=sys.stderr, flush=True)
+        with self._light_lock:
+            self.set_light(self.look, CAUSE_FAULT, message=message, check=False)
+        row = {"table": self.table, "wall": time.time(), "source": SOURCE_OUTPUT}
+        status = "error" if error else "ok"
+        self._line(self._health, json.dumps({**row, "status": status, "message": message}),
+                   check=False)  # fmt: skip
 
-    def set_light(self, look: Look, cause: str, **why: object) -> int | None:
+    def set_light(self, look: Look, cause: str, *, check: bool = True, **why: object) -> int | None:
         """Command the light; the time the command was given (None: no light)."""
         if self.light is None:
             return None
         light_ns = time.monotonic_ns()  # when the command is given (it is written at once)
         self.light.set_light(*look)
         row = {"table": self.table, "wall": time.time(), "colour": look[0], "pattern": look[1]}
-        self._row(self._light, {**row, "cause": cause, **why})
+        self._line(self._light, json.dumps({**row, "cause": cause, **why}), check=check)
         return light_ns
 
     def event(self, event: Event) -> None:
@@ -139,7 +182,7 @@ class FanOut:
         with self._light_lock:  # first: the dealer must see it now
             if self.open_alerts.raised(key, severity):
                 light_ns = self.set_light(
-                    self.open_alerts.look,
+                    self.look,
                     CAUSE_ALERT,
                     hand=proved.alert.hand,
                     rule=proved.alert.rule,
@@ -186,12 +229,12 @@ class FanOut:
         elif isinstance(item, LightAcknowledged):
             with self._light_lock:
                 self.open_alerts.button()
-                self.set_light(self.open_alerts.look, CAUSE_BUTTON)
+                self.set_light(self.look, CAUSE_BUTTON)
             print(f"[{self.table}] light: every alert acknowledged by the dealer", flush=True)
         elif isinstance(item, AlertAcknowledged):
             with self._light_lock:
                 self.open_alerts.acknowledged(item.alert)
-                look, still = self.open_alerts.look, len(self.open_alerts)
+                look, still = self.look, len(self.open_alerts)
                 self.set_light(look, CAUSE_DASHBOARD, user=item.user, alert=item.alert)
             print(
                 f"[{self.table}] light: alert {item.alert} acknowledged by {item.user}; "
@@ -201,9 +244,9 @@ class FanOut:
         elif isinstance(item, LightState) and item.offline:
             print(f"[{self.table}] light: shows monitor offline", flush=True)
 
-    def close(self) -> None:
-        for file in (self._events, self._alerts, self._hands, self._light, self._health):
-            file.close()
+    def close(self) -> int:
+        """Close the files; the lines that could not be written (lost)."""
+        return sum(file.close() for file in self._files)
 
 
 def hand_row(report: HandReport, started_wall: float | None) -> dict[str, object]:
@@ -286,6 +329,7 @@ def run(config: Config, config_path: Path) -> int:
 
     def sink(item: DeviceInput) -> None:
         service.submit(item)
+        outputs.check_disk()
         outputs.device(item)
 
     for name in ("light", "shoe", "tray"):  # the light first: alerts of a replayed hand
@@ -298,7 +342,7 @@ def run(config: Config, config_path: Path) -> int:
         links.append(link)
         if name == "light":
             outputs.light = link
-    outputs.set_light(outputs.open_alerts.look, "start", open_alerts=len(outputs.open_alerts))
+    outputs.set_light(outputs.look, "start", open_alerts=len(outputs.open_alerts))
     service.start()  # the journal replayed before new inputs come in
     for link in links:
         link.start()
@@ -310,6 +354,7 @@ def run(config: Config, config_path: Path) -> int:
 
     def from_socket(item: object) -> None:  # cameras' observations, the dashboard's inputs
         service.submit(item)
+        outputs.check_disk()
         if isinstance(item, DeviceInput):
             outputs.device(item)
 
@@ -322,11 +367,19 @@ def run(config: Config, config_path: Path) -> int:
     server.stop()
     for link in links:  # before the journal closes: they journal their last inputs
         link.stop()
-    service.stop()
+    lost_inputs = service.stop()
     if outputs.clips is not None:
         outputs.clips.stop()
         outputs.clips.cut_due()  # what is recorded by now (after the thread: one at a time)
-    outputs.close()
+    lost_lines = outputs.close()
+    if lost_inputs or lost_lines:
+        print(
+            f"[{config.table.name}] {SOURCE_OUTPUT}: stopped with {lost_inputs} journal lines "
+            f"and {lost_lines} output lines never written: {outputs.disk_error}",
+            file=sys.stderr,
+            flush=True,
+        )
+        return EXIT_LINES_LOST
     return 0
 
 

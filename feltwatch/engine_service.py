@@ -86,6 +86,8 @@ def deliver(step: Step, outputs: Outputs, *, replayed: bool) -> None:
 
 EXIT_ENGINE_FAILED = 70
 """The engine process's exit status when its engine thread failed (EX_SOFTWARE)."""
+EXIT_LINES_LOST = 74
+"""The engine process's exit status when it stopped with lines it could not write (EX_IOERR)."""
 
 
 class EngineService:
@@ -150,12 +152,15 @@ class EngineService:
             self._queue.put((item, received_ns))
         return written
 
-    def stop(self, timeout_s: float = 5.0) -> None:
+    def stop(self, timeout_s: float = 5.0) -> int:
+        """Stop the engine thread and close the journal; the inputs the journal could not keep
+        (a disk that stayed full)."""
         self._queue.put(_STOP)
         self._thread.join(timeout_s)
-        if self.journal is not None:
-            with self._lock:
-                self.journal.close()
+        if self.journal is None:
+            return 0
+        with self._lock:
+            return self.journal.close()
 
     def _run(self) -> None:
         """The engine thread. An exception here is a fault of the engine itself: the process

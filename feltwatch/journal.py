@@ -184,9 +184,11 @@ class LineWriter:
         repair_last_line(self.path)
         self._file = open(self.path, "ab")  # noqa: SIM115
 
-    def close(self) -> None:
+    def close(self) -> int:
+        """Write what waits and close; the lines that could not be written (lost)."""
         self.flush()
         self._file.close()
+        return len(self.pending) + self.dropped
 
 
 class JournalWriter(LineWriter):

@@ -1,5 +1,6 @@
 """The table's open alerts and the light they call for: red while a critical alert is open, amber
-while a warning is, green only when none is.
+while a warning is, green only when none is; blue double blinks, unless a critical alert is open,
+while the appliance cannot record (``FAULT``).
 
 An alert opens when the engine raises it (a note, severity info, does not light anything). An
 acknowledgement on a dashboard closes that alert; the dealer's button on the light closes every
@@ -25,10 +26,14 @@ LOOKS: dict[Severity, Look] = {
     Severity.WARNING: ("amber", "slow"),
 }
 NORMAL: Look = ("green", "steady")
+FAULT: Look = ("blue", "double")
+"""The appliance cannot record (a disk it writes is full or failing): it still judges, what it
+writes waits in memory; shown unless a critical alert is open (the dealer calls the floor)."""
 
 CAUSE_ALERT = "alert"
 CAUSE_DASHBOARD = "dashboard"
 CAUSE_BUTTON = "light button"
+CAUSE_FAULT = "fault"
 
 
 class OpenAlerts:
@@ -61,6 +66,13 @@ class OpenAlerts:
             if severity in self._open.values():
                 return LOOKS[severity]
         return NORMAL
+
+    def look_with(self, fault: bool) -> Look:
+        """The look while the appliance is (``fault``) or is not in a fault."""
+        look = self.look
+        if fault and look != LOOKS[Severity.CRITICAL]:
+            return FAULT
+        return look
 
     def replay(self, rows: Iterable[Mapping[str, Any]]) -> None:
         """Follow the light file's rows, in order."""

@@ -29,6 +29,8 @@ class Child:
     """When a crashed child is to be started again."""
     given_up: bool = False
     finished: bool = False
+    stopped_with: int | None = None
+    """The exit status it stopped with when told to (None: it was not running)."""
 
 
 class Supervisor:
@@ -106,8 +108,8 @@ class Supervisor:
                 continue
             process.send_signal(signal.SIGTERM)
             try:
-                process.wait(grace_s)
+                child.stopped_with = process.wait(grace_s)
             except subprocess.TimeoutExpired:
                 self.health(f"{child.name} did not stop within {grace_s:.0f} s: killed")
                 process.kill()
-                process.wait()
+                child.stopped_with = process.wait()

@@ -1,6 +1,7 @@
 """Faults in the engine process are loud and recoverable: on a full disk the engine goes on, the
-console says so once, the output lines wait in memory in order and are written when there is
-room, none left torn; a failed engine thread ends the process for the supervisor to restart."""
+console says so once, the light shows the fault, the output lines wait in memory in order and
+are written when there is room, none left torn, the health file keeps when it could not write;
+a failed engine thread ends the process for the supervisor to restart."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from engine.events import Action, ActionKind
 from feltwatch.engine_core import Proved
 from feltwatch.engine_main import FanOut, paths
 from feltwatch.engine_service import EXIT_ENGINE_FAILED
+from tests.feltwatch.test_open_alerts import Light
 
 
 def _alert(seq: int) -> Proved:
@@ -34,6 +36,8 @@ def test_a_full_disk_holds_the_output_lines_and_writes_them_in_order_once_there_
     )
     files = paths(config)  # type: ignore[arg-type]
     out = FanOut(config, files)  # type: ignore[arg-type]
+    light = Light()
+    out.light = light  # type: ignore[assignment]
     actions = [Action(seq=n, ts_ms=n, seat=1, action=ActionKind.CHECK) for n in range(1, 7)]
     out.event(actions[0])
     size = files["events"].stat().st_size
@@ -44,15 +48,24 @@ def test_a_full_disk_holds_the_output_lines_and_writes_them_in_order_once_there_
     out.alert(_alert(3), replayed=False)
     assert files["events"].stat().st_size == size  # no half line left behind
     said = capsys.readouterr().err
-    assert said.count("output:") == 1 and "File too large" in said  # the limit: EFBIG
+    assert said.count("engine output:") == 1 and "File too large" in said  # the limit: EFBIG
+    # the fault shows on the light at once; the warning raised meanwhile does not hide it
+    assert light.shown == ["blue double", "blue double"]
     resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
     for action in actions[4:]:
         out.event(action)
+    assert light.shown[-1] == "amber slow"  # the fault over: the open warning
     out.close()
     assert "every waiting line written" in capsys.readouterr().err
     seqs = [json.loads(line)["seq"] for line in files["events"].read_text().splitlines()]
     assert seqs == [1, 2, 3, 4, 5, 6]
     assert [json.loads(line)["seq"] for line in files["alerts"].read_text().splitlines()] == [3]
+    health = [json.loads(line) for line in files["health"].read_text().splitlines()]
+    assert [(h["source"], h["status"]) for h in health] == [
+        ("engine output", "error"),
+        ("engine output", "ok"),
+    ]
+    assert "File too large" in health[0]["message"]
 
 
 def test_a_failed_engine_thread_ends_the_process_non_zero_for_the_supervisor(

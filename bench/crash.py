@@ -1,0 +1,237 @@
+"""The engine killed at random moments: a demo session whose engine process is SIGKILLed again
+and again (the supervisor restarts it, the new engine rebuilds the open hand from the journal)
+must judge exactly as the same session uninterrupted (the peer, run first in the same run).
+
+Each run is ``feltwatch demo --vision truth --speed 4`` (the renderer's ground truth stands in
+for the detector: this measures the appliance, not the models); the engine is killed at moments
+drawn from ``--seed`` (``--every`` seconds apart, give or take half, counted from when the
+restarted engine is up). Per run: kills, alerts the uninterrupted run raised and this one did not
+(missing), alerts this one raised that the uninterrupted did not (extra), shoe reads journalled
+twice or never (doubled, lost), bad journal lines, whether the events written equal the journal's
+replay, and the demo's exit status.
+
+    .venv/bin/python bench/crash.py [--kills 100] [--hands 12] [--demo-seed 7] [--seed 1]
+        [--every 16] [--dir build/bench-crash]
+
+Exit status 1 when any run differs from the uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+# bench/ holds scripts named like the packages (devices.py, engine.py): import the packages.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
+
+Judged = tuple[str, str, str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    kills: int
+    judged: frozenset[Judged]
+    exit_status: int
+    wall_s: float
+    lost_reads: int
+    doubled_reads: int
+    bad_lines: int
+    replay_equal: bool
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def engine_pid(folder: Path) -> int | None:
+    """The running engine process of the demo in ``folder``."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state == "Z":
+            continue
+        if b"feltwatch.engine_main" in argv and any(str(folder).encode() in a for a in argv):
+            return int(entry.name)
+    return None
+
+
+def demo(folder: Path, hands: int, demo_seed: int) -> subprocess.Popen[bytes]:
+    folder.mkdir(parents=True, exist_ok=True)
+    command = [
+        sys.executable,
+        "-m",
+        "feltwatch",
+        "demo",
+        "--dir",
+        str(folder),
+        "--hands",
+        str(hands),
+        "--seed",
+        str(demo_seed),
+        "--speed",
+        "4",
+        "--vision",
+        "truth",
+        "--port",
+        str(free_port()),
+    ]
+    with (folder / "console.log").open("wb") as log:
+        return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+
+
+def killing(
+    process: subprocess.Popen[bytes], folder: Path, rng: random.Random, every_s: float, budget: int
+) -> int:
+    """SIGKILL the engine at random moments until the demo ends or ``budget`` kills are done."""
+    kills = 0
+    while process.poll() is None and kills < budget:
+        pid = engine_pid(folder)
+        if pid is None:  # starting, or restarting after the last kill
+            time.sleep(0.1)
+            continue
+        due = time.monotonic() + rng.uniform(every_s / 2, every_s * 1.5)
+        while process.poll() is None and time.monotonic() < due:
+            time.sleep(0.05)
+        if process.poll() is not None or engine_pid(folder) != pid:
+            continue
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            continue
+        kills += 1
+        while process.poll() is None and engine_pid(folder) == pid:
+            time.sleep(0.05)
+    return kills
+
+
+def outcome(folder: Path, process: subprocess.Popen[bytes], kills: int, started: float) -> Outcome:
+    from engine.inputs import CardDrawn
+    from feltwatch.journal import BadLine, read
+
+    status = process.wait()
+    wall_s = time.monotonic() - started
+    journal = folder / "journal"
+    alerts_path = journal / "demo.alerts.jsonl"
+    rows = (
+        [json.loads(line) for line in alerts_path.read_text().splitlines()]
+        if alerts_path.exists()
+        else []
+    )
+    judged = frozenset((str(r["hand"]), r["rule"], r["family"], r["seat"]) for r in rows)
+    items = list(read(journal / "demo.jsonl")) if (journal / "demo.jsonl").exists() else []
+    bad = sum(isinstance(i, BadLine) for i in items)
+    reads = Counter(i.shoe_seq for i in items if isinstance(i, CardDrawn))
+    highest = max(reads, default=0)
+    lost = sum(1 for seq in range(1, highest + 1) if seq not in reads)
+    doubled = sum(n - 1 for n in reads.values() if n > 1)
+    replayed = folder / "replayed.events.jsonl"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "feltwatch",
+            "replay",
+            str(journal / "demo.jsonl"),
+            "--events",
+            str(replayed),
+        ],
+        capture_output=True,
+        check=False,
+    )
+    events = journal / "demo.events.jsonl"
+    equal = replayed.exists() and events.exists() and replayed.read_bytes() == events.read_bytes()
+    return Outcome(kills, judged, status, wall_s, lost, doubled, bad, equal)
+
+
+def run(
+    folder: Path, hands: int, demo_seed: int, rng: random.Random | None, every_s: float, budget: int
+) -> Outcome:
+    started = time.monotonic()
+    process = demo(folder, hands, demo_seed)
+    try:
+        kills = killing(process, folder, rng, every_s, budget) if rng is not None else 0
+    except BaseException:
+        process.kill()
+        raise
+    return outcome(folder, process, kills, started)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--kills", type=int, default=100, help="kills in all, over as many runs")
+    parser.add_argument("--hands", type=int, default=12)
+    parser.add_argument("--demo-seed", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=1, help="draws the moments of the kills")
+    parser.add_argument("--every", type=float, default=16.0, help="seconds between kills, mean")
+    parser.add_argument("--dir", type=Path, default=Path("build/bench-crash"))
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    peer = run(args.dir / "uninterrupted", args.hands, args.demo_seed, None, args.every, 0)
+    print(
+        f"uninterrupted: {len(peer.judged)} alerts, exit {peer.exit_status}, "
+        f"{peer.wall_s:.0f} s, replay equal {peer.replay_equal}",
+        flush=True,
+    )
+    killed, runs, differing = 0, 0, 0
+    while killed < args.kills:
+        runs += 1
+        got = run(
+            args.dir / f"run-{runs}",
+            args.hands,
+            args.demo_seed,
+            rng,
+            args.every,
+            args.kills - killed,
+        )
+        killed += got.kills
+        missing = sorted(peer.judged - got.judged, key=str)
+        extra = sorted(got.judged - peer.judged, key=str)
+        same = (
+            not missing
+            and not extra
+            and got.exit_status == 0
+            and not (got.lost_reads or got.doubled_reads or got.bad_lines)
+            and got.replay_equal
+        )
+        differing += not same
+        print(
+            f"run {runs}: {got.kills} kills, {len(got.judged)} alerts, missing {len(missing)}, "
+            f"extra {len(extra)}, reads lost {got.lost_reads} doubled {got.doubled_reads}, "
+            f"bad journal lines {got.bad_lines}, replay equal {got.replay_equal}, "
+            f"exit {got.exit_status}, {got.wall_s:.0f} s ({got.wall_s / peer.wall_s:.2f}x the "
+            f"uninterrupted run)",
+            flush=True,
+        )
+        for hand, rule, family, seat in missing:
+            print(f"    missing: hand {hand} {rule} ({family}) seat {seat}")
+        for hand, rule, family, seat in extra:
+            print(f"    extra:   hand {hand} {rule} ({family}) seat {seat}")
+        if got.kills == 0:
+            print("    the demo ended before a kill: stopping", flush=True)
+            break
+    print(
+        f"\n{killed} kills over {runs} runs: {runs - differing} judged as the uninterrupted run, "
+        f"{differing} differ"
+    )
+    return 1 if differing or peer.exit_status else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
