@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import signal
 import sys
@@ -57,12 +58,19 @@ def supervise(
     def health(message: str) -> None:
         """Say it, and keep it for the dashboard (``<table>.health.jsonl``)."""
         print(f"[{table}] health: {message}", flush=True)
+        row = {"table": table, "ts_ns": time.monotonic_ns(), "wall": time.time()}
+        row.update(source="processes", status="notice", message=message)
         try:
             health_log.parent.mkdir(parents=True, exist_ok=True)
-            with health_log.open("a", encoding="utf-8") as file:
-                row = {"table": table, "ts_ns": time.monotonic_ns(), "wall": time.time()}
-                row.update(source="processes", status="notice", message=message)
-                file.write(json.dumps(row) + "\n")
+            line = json.dumps(row).encode() + b"\n"
+            with health_log.open("ab", buffering=0) as file:
+                start = file.tell()
+                try:
+                    if file.write(line) != len(line):
+                        raise OSError(errno.ENOSPC, "No space left on device")
+                except OSError:
+                    file.truncate(start)  # a whole line or none: the engine appends here too
+                    raise
         except OSError as exc:
             print(f"[{table}] health: cannot write {health_log}: {exc.strerror}", flush=True)
 
