@@ -1,13 +1,18 @@
 """The ``feltwatch`` command line.
 
 Exit codes: 0 done; 1 done, but some input was wrong (each problem printed on stderr) or, for
-``phh replay``, a hand was not reproduced; 2 usage error or a file that cannot be read.
+``phh replay``, a hand was not reproduced; 2 usage error or a file that cannot be read; 74 an
+output the disk would not take (full or read-only: one line says which).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import io
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -23,6 +28,7 @@ from feltwatch.config_cli import add_config_parser
 from feltwatch.devices_cli import add_serial_parser, add_sim_parser
 from feltwatch.gen_cli import add_gen_parser
 from feltwatch.mutated import check_mutated, write_mutated
+from feltwatch.output_errors import EXIT_CANNOT_WRITE, naming
 from feltwatch.report import alert_line, hand_summary
 from feltwatch.run_cli import add_run_parsers
 from feltwatch.users_cli import add_users_parser
@@ -30,6 +36,7 @@ from feltwatch.vision_cli import add_vision_parsers
 from feltwatch.watch_cli import add_watch_parser
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
+WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EFBIG, errno.EDQUOT, errno.EIO})
 
 
 def _print_errors(errors: Sequence[InputError]) -> None:
@@ -109,7 +116,8 @@ def cmd_phh_export(args: argparse.Namespace) -> int:
             failed = True
     text = phh.dump_histories(histories)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        with naming(args.output):
+            Path(args.output).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
     return EXIT_BAD_INPUT if errors or failed else EXIT_OK
@@ -221,6 +229,22 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return int(args.run(args))
+        code = int(args.run(args))
+        sys.stdout.flush()  # here, not at exit: a full disk is said in one line
+        return code
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # an output the disk would not take, a file a command did not expect
+        where = exc.filename if exc.filename is not None else "standard output"
+        print(f"error: {where}: {exc.strerror or exc}", file=sys.stderr)
+        _discard_stdout()
+        return EXIT_CANNOT_WRITE if exc.errno in WRITE_ERRNOS else EXIT_USAGE
+
+
+def _discard_stdout() -> None:
+    """What is left in standard output's buffer goes nowhere (the interpreter would try it again
+    at exit and print a traceback)."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)

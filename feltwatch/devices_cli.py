@@ -20,6 +20,7 @@ from devices.sim.devices import Light, Shoe, Tray
 from devices.sim.runner import Faults, PtyDevice
 from engine.cards import CardError, parse_cards
 from engine.inputs import DeviceInput
+from feltwatch.output_errors import naming
 
 HELP = {
     "shoe": "draw [N] | load | unreadable | fault TEXT | quit",
@@ -192,7 +193,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     print(f"capturing {args.port} -> {args.file}", file=sys.stderr, flush=True)
     deadline = time.monotonic() + args.seconds if args.seconds else None
     total = 0
-    with Path(args.file).open("w", encoding="utf-8") as out:
+    with naming(args.file), Path(args.file).open("w", encoding="utf-8") as out:
         try:
             while deadline is None or time.monotonic() < deadline:
                 try:

@@ -12,6 +12,7 @@ from engine import codec, mutate
 from engine.events import Event
 from engine.mutate import Expected
 from engine.session import check
+from feltwatch.output_errors import naming
 from feltwatch.report import score_lines
 
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -19,10 +20,12 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 def write_mutated(out: Path, events: list[Event], expected: list[Expected]) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    (out / "mutated.jsonl").write_text(codec.dump_events(events), encoding="utf-8")
-    (out / "expected.jsonl").write_text(
-        "".join(json.dumps(e.to_json()) + "\n" for e in expected), encoding="utf-8"
-    )
+    with naming(out / "mutated.jsonl"):
+        (out / "mutated.jsonl").write_text(codec.dump_events(events), encoding="utf-8")
+    with naming(out / "expected.jsonl"):
+        (out / "expected.jsonl").write_text(
+            "".join(json.dumps(e.to_json()) + "\n" for e in expected), encoding="utf-8"
+        )
 
 
 def check_mutated(out: Path) -> int:

@@ -20,6 +20,7 @@ from engine.hand import HandReport
 from feltwatch.config import Config, ConfigError, load
 from feltwatch.engine_core import Proved
 from feltwatch.engine_service import replay_journal
+from feltwatch.output_errors import naming
 from feltwatch.report import alert_line
 from feltwatch.supervisor import Child, Supervisor
 
@@ -144,7 +145,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"{path}: no table line: not a Feltwatch journal", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.events:
-        with Path(args.events).open("w", encoding="utf-8") as file:
+        with naming(args.events), Path(args.events).open("w", encoding="utf-8") as file:
             for event in out.events:
                 file.write(json.dumps(event_to_json(event), separators=(",", ":")) + "\n")
     for proved in out.alerts:

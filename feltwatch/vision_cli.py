@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from feltwatch.output_errors import EXIT_CANNOT_WRITE, naming
+
 EXIT_OK, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2
 
 
@@ -93,7 +95,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         for y in range(0, h, step):
             cv2.line(grid, (0, y), (w, y), (0, 255, 255), 1)
             cv2.putText(grid, str(y), (2, y - 2), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 255, 255), 1)
-        cv2.imwrite(args.preview, grid)
+        if not _write_image(args.preview, grid):
+            return EXIT_CANNOT_WRITE
         print(
             f"wrote {args.preview}: read the pixel positions of the playing surface's four "
             f"corners (top-left, top-right, bottom-right, bottom-left; the dealer at the "
@@ -116,12 +119,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     preview = image.copy()
     draw_zones(preview, zone_map)
     cv2.polylines(preview, [np.int32(args.corners)], True, (0, 0, 255), 2, cv2.LINE_AA)
-    cv2.imwrite(args.preview, preview)
-    Path(args.output).write_text(
-        "# Zone configuration written by feltwatch calibrate: corners in camera pixels,\n"
-        "# zones in table millimetres (edit the polygons to fit the table's printed layout).\n"
-        + yaml.safe_dump(config, sort_keys=False)
-    )
+    with naming(args.output):
+        Path(args.output).write_text(
+            "# Zone configuration written by feltwatch calibrate: corners in camera pixels,\n"
+            "# zones in table millimetres (edit the polygons to fit the table's printed layout).\n"
+            + yaml.safe_dump(config, sort_keys=False)
+        )
+    if not _write_image(args.preview, preview):
+        return EXIT_CANNOT_WRITE
     for a, b in overlapping(layout.zones()):
         print(
             f"{args.output}: zones {a} and {b} overlap: edit their polygons to fit the "
@@ -155,3 +160,17 @@ def add_vision_parsers(commands: argparse._SubParsersAction) -> None:  # type: i
     p.add_argument("-o", "--output", default="zones.yaml", help="zone config to write")
     p.add_argument("--preview", default="calibration.png", help="image to write for checking")
     p.set_defaults(run=cmd_calibrate)
+
+
+def _write_image(path: str, image: object) -> bool:
+    """Write an image (its format from the name's extension); False, said, when it cannot be."""
+    import cv2
+
+    try:
+        written = bool(cv2.imwrite(path, image))
+    except cv2.error:  # an extension no encoder knows
+        written = False
+    if not written:
+        print(f"error: {path}: the image could not be written (a full or read-only disk, or "
+              "an extension other than .png or .jpg)", file=sys.stderr)  # fmt: skip
+    return written
