@@ -36,7 +36,9 @@ becomes the table event log (v1) that the hand engine and the rules check.
   inputs after it wait with it (the order seen is kept; the shoe's reads pass them); a read that
   never comes leaves the card to the rules where it was seen (a card that does not belong). The
   wait is measured in the inputs' own timestamps, so a replay of the journal places it the same
-  way.
+  way. Once the shoe has read a card at the table, the first card of each hand waits too (after
+  an engine restart the camera can resend its sight of it before the shoe resends its reads,
+  stamped when they were resent).
 - A read from another deck than the open hand's is the next hand's (after an engine restart,
   the shoe's first read of the next deck can be journalled before the camera has resent the end
   of the last hand): it waits for the open hand to end, up to ``NEXT_DECK_WAIT_NS`` of input
@@ -189,6 +191,8 @@ class Fusion:
         """Chips in the bet zones before the hand starts (the blinds), in the order they came."""
         self._table_sent = False
         self._camera_heard = False
+        self._shoe_used = False
+        """Whether the table's shoe has read a card (its cards wait for their reads)."""
         self._opening: list[object] = []
         """The shoe's read that opens a hand, waiting for the camera, and the inputs from other
         sources queued behind it."""
@@ -326,6 +330,7 @@ class Fusion:
         ):
             self._push(out, wait=False)  # no kill came: the rules judge the push where it was
         if isinstance(item, CardDrawn):
+            self._shoe_used = True
             self._begin(item.ts_ns, out)
             if self.hand is not None and self.hand.deck is None:
                 self.hand.deck = item.deck_id
@@ -617,13 +622,14 @@ class Fusion:
         if zone == "board" and hand.early_bets and street_open:
             self._early_bets(out)
 
-    @staticmethod
-    def _unread(hand: _HandState, item: CardAppeared) -> bool:
+    def _unread(self, hand: _HandState, item: CardAppeared) -> bool:
         """Whether a card arriving where cards are dealt has no shoe read waiting to pair it
-        with (while the shoe is in use)."""
+        with (while the shoe is in use at the table: in this hand or an earlier one, so the
+        first card of a hand waits for its read too)."""
         zone = item.zone
         shadow = hand.shadow
-        if not shadow.drawn or not (zone in ("burn", "board") or zone.startswith("seat:")):
+        in_use = self._shoe_used or shadow.drawn
+        if not in_use or not (zone in ("burn", "board") or zone.startswith("seat:")):
             return False
         return not shadow.pending_draws
 

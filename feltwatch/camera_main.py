@@ -291,7 +291,13 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
                 )
     if recorder is not None:
         recorder.close()
-    sender.stop(drain_s=10.0)
+    unsent = sender.stop(drain_s=30.0)
+    if unsent:
+        print(
+            f"camera {camera.name}: {unsent} observations never reached the engine",
+            file=sys.stderr,
+            flush=True,
+        )
     elapsed_s = time.monotonic() - started
     print(
         f"camera {camera.name}: {processed} frames read in {elapsed_s:.0f} s "

@@ -43,15 +43,17 @@ class ObservationSender:
         self._thread.start()
         return self
 
-    def stop(self, drain_s: float = 2.0) -> None:
-        """Stop once everything is acknowledged (or ``drain_s`` passed)."""
+    def stop(self, drain_s: float = 2.0) -> int:
+        """Stop once everything is acknowledged (or ``drain_s`` passed: an engine restarting
+        meanwhile is waited for); the observations never acknowledged."""
         deadline = time.monotonic() + drain_s
-        while self._outbox and time.monotonic() < deadline and self.connected:
+        while self._outbox and time.monotonic() < deadline:
             time.sleep(0.01)
         with self._wake:
             self._stop = True
             self._wake.notify()
         self._thread.join(2.0)
+        return len(self._outbox)
 
     @property
     def pending(self) -> int:

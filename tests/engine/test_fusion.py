@@ -453,7 +453,7 @@ def _reads_late(script: Script, cards: tuple[str, ...]) -> Script:
     """``script`` with the shoe's reads of ``cards`` reaching the engine after the camera's
     sight of each card and the inputs after it, up to the shoe's next read (the reads keep
     their order and the time the shoe took them): the device process stalled (the 12-hand demo
-    under load, 2026-12-02)."""
+    under load)."""
     items = list(script.items)
     for card in cards:
         read = next(
@@ -656,3 +656,44 @@ def test_a_read_from_the_next_deck_waits_for_the_open_hand_to_end() -> None:
     assert alerts(events[: end + 1]) == []
     draws = [e.card for e in events[:end] if isinstance(e, ShoeDraw)]
     assert draws == [e.card for e in clean if isinstance(e, ShoeDraw)]
+
+
+def _next_hand(first: Script) -> Script:
+    """``a_hand`` again after ``first``: later, new tracks, the shoe's next deck."""
+    second = a_hand()
+    last_ns: int = first.items[-1].ts_ns  # type: ignore[attr-defined]
+    shifted: list[object] = []
+    for item in second.items:
+        moved = replace(item, ts_ns=item.ts_ns + last_ns + 1_000_000_000)  # type: ignore[type-var]
+        if isinstance(moved, CardDrawn):
+            moved = replace(moved, deck_id=2, shoe_seq=moved.shoe_seq + first.shoe_seq)
+        elif hasattr(moved, "track"):
+            moved = replace(moved, track=moved.track + first.track)  # type: ignore[type-var]
+        shifted.append(moved)
+    second.items = shifted
+    return second
+
+
+def test_a_hands_first_card_seen_before_the_shoes_reads_waits_for_them() -> None:
+    """After an engine restart mid-deal, the camera resent its sight of the first hole card
+    before the shoe resent its reads, stamped when they were resent (after the camera's
+    sightings): the first card of a hand at a table dealt from the shoe waits for its read as
+    every other card does. Placed unread, every read after it went to the next card: each
+    player held his neighbour's cards (a false R-MUCK-7 at the showdown)."""
+    first = a_hand()
+    second = _next_hand(first)
+    items = second.items
+    reads = [i for i, it in enumerate(items) if isinstance(it, CardDrawn)][:6]  # the hole cards
+    seen = next(i for i, it in enumerate(items) if isinstance(it, CardAppeared))
+    resent_ns: int = items[seen].ts_ns + 1_000_000  # type: ignore[attr-defined]
+    late = [replace(items[i], ts_ns=resent_ns) for i in reads]  # type: ignore[type-var]
+    rest = [it for i, it in enumerate(items) if i not in reads]
+    at = rest.index(items[seen]) + 1
+    second.items = rest[:at] + late + rest[at:]
+    fusion = Fusion(TABLE, button=3)  # the button moves to seat 1 for the second hand
+    events = [e for item in first.items + second.items for e in fusion.feed(item)]
+    ended = next(i for i, e in enumerate(events) if isinstance(e, HandEnd))
+    shows = {e.seat: e.cards for e in events[ended:] if isinstance(e, Show)}
+    assert shows == {2: tuple(HOLES[2]), 1: tuple(HOLES[1])}
+    judged = check(((e.seq, e) for e in events), "fused")
+    assert [a.rule for a in judged.alerts if a.hand == "2"] == []
