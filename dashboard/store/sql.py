@@ -5,6 +5,7 @@ central service) give the connection; the SQL is written once, with ``?`` parame
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -67,7 +68,10 @@ class SqlStore:
     def __init__(self) -> None:
         self._local = threading.local()
         self._write = threading.Lock()
-        self._connections: list[Connection] = []
+        self._connections: dict[threading.Thread, Connection] = {}
+        """Each thread's connection (the web server's worker threads come and go: a gone
+        thread's connection is closed when another thread connects)."""
+        self._connecting = threading.Lock()
         self._puts = 0
         with self._write:
             self.applied = migrate(self._db(), self.dialect)
@@ -82,7 +86,11 @@ class SqlStore:
         if db is None:
             db = self._connect()
             self._local.db = db
-            self._connections.append(db)
+            with self._connecting:
+                for thread in [t for t in self._connections if not t.is_alive()]:
+                    with contextlib.suppress(Exception):  # whatever state it was left in
+                        self._connections.pop(thread).close()
+                self._connections[threading.current_thread()] = db
         return db
 
     @contextmanager
@@ -112,9 +120,10 @@ class SqlStore:
             )
 
     def close(self) -> None:
-        for db in self._connections:
-            db.close()
-        self._connections.clear()
+        with self._connecting:
+            for db in self._connections.values():
+                db.close()
+            self._connections.clear()
         self._local = threading.local()
 
     # --- the appliance's output ---
