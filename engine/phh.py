@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from math import lcm
 from pathlib import Path
@@ -68,12 +69,36 @@ class PhhHand:
     so their hands are converted with 2 units per chip."""
 
 
+AMOUNT = (int, float, Decimal, Fraction, str)
+LIST_FIELDS: dict[str, tuple[type, ...]] = {
+    "starting_stacks": AMOUNT,
+    "antes": AMOUNT,
+    "blinds_or_straddles": AMOUNT,
+    "finishing_stacks": AMOUNT,
+    "actions": (str,),
+    "players": (str,),
+    "seats": (int,),
+}
+"""The fields of a hand that are lists, and what their items may be (amounts may be written as
+decimals or fractions)."""
+
+
 def load(path: Path) -> HandHistory:
     try:
         with path.open("rb") as stream:
-            return HandHistory.load(stream)
+            hh = HandHistory.load(stream)
     except Exception as exc:  # pokerkit raises TOML, key and value errors alike
         raise PhhError(f"cannot read PHH: {exc}") from exc
+    for name, kinds in LIST_FIELDS.items():
+        value = getattr(hh, name, None)
+        if value is None:
+            continue
+        if not isinstance(value, list) or not all(
+            isinstance(v, kinds) and not isinstance(v, bool) for v in value
+        ):
+            expected = "amounts" if kinds is AMOUNT else f"{kinds[0].__name__} values"
+            raise PhhError(f"{name}: a list of {expected}, not {value!r:.60}")
+    return hh
 
 
 def iter_phh_files(paths: Iterable[Path]) -> Iterator[Path]:

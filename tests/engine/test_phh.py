@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,26 @@ def test_the_real_hands_raise_no_alert_with_every_rule_on() -> None:
         for a in o.alerts
     ]
     assert alerts == []
+
+
+@pytest.mark.parametrize(
+    ("pattern", "replacement", "said"),
+    [
+        (r"blinds_or_straddles = \[[^\]]*\]", "blinds_or_straddles = 100", "blinds_or_straddles"),
+        (r"actions = \[", "actions = 5 #[", "actions"),
+        (r"players = \[", "players = [7, ", "players"),
+        (r"starting_stacks = \[", "starting_stacks = [1, ", "6 amounts for 7 players"),
+    ],
+)
+def test_a_field_of_the_wrong_shape_is_one_line_naming_it(
+    tmp_path: Path, pattern: str, replacement: str, said: str
+) -> None:
+    source = PHH_DIR / "data" / "pluribus" / "83" / "22.phh"
+    path = tmp_path / "bad.phh"
+    path.write_text(re.sub(pattern, replacement, source.read_text(), count=1))
+    summary = replay_files([path])
+    assert not summary.outcomes[0].reproduced
+    assert said in str(summary.outcomes[0].problem)
 
 
 def test_a_tampered_finishing_stack_is_caught(tmp_path: Path) -> None:
