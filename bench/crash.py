@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import signal
 import socket
 import subprocess
 import sys
@@ -33,6 +31,9 @@ from pathlib import Path
 
 # bench/ holds scripts named like the packages (devices.py, engine.py): import the packages.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.e2e.kills import kill_at_random  # noqa: E402
 
 Judged = tuple[str, str, str, object]
 
@@ -53,23 +54,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def engine_pid(folder: Path) -> int | None:
-    """The running engine process of the demo in ``folder``."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if state == "Z":
-            continue
-        if b"feltwatch.engine_main" in argv and any(str(folder).encode() in a for a in argv):
-            return int(entry.name)
-    return None
 
 
 def demo(folder: Path, hands: int, demo_seed: int) -> subprocess.Popen[bytes]:
@@ -94,31 +78,6 @@ def demo(folder: Path, hands: int, demo_seed: int) -> subprocess.Popen[bytes]:
     ]
     with (folder / "console.log").open("wb") as log:
         return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-
-
-def killing(
-    process: subprocess.Popen[bytes], folder: Path, rng: random.Random, every_s: float, budget: int
-) -> int:
-    """SIGKILL the engine at random moments until the demo ends or ``budget`` kills are done."""
-    kills = 0
-    while process.poll() is None and kills < budget:
-        pid = engine_pid(folder)
-        if pid is None:  # starting, or restarting after the last kill
-            time.sleep(0.1)
-            continue
-        due = time.monotonic() + rng.uniform(every_s / 2, every_s * 1.5)
-        while process.poll() is None and time.monotonic() < due:
-            time.sleep(0.05)
-        if process.poll() is not None or engine_pid(folder) != pid:
-            continue
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            continue
-        kills += 1
-        while process.poll() is None and engine_pid(folder) == pid:
-            time.sleep(0.05)
-    return kills
 
 
 def outcome(folder: Path, process: subprocess.Popen[bytes], kills: int, started: float) -> Outcome:
@@ -166,7 +125,7 @@ def run(
     started = time.monotonic()
     process = demo(folder, hands, demo_seed)
     try:
-        kills = killing(process, folder, rng, every_s, budget) if rng is not None else 0
+        kills = kill_at_random(process, folder, rng, every_s, budget) if rng is not None else 0
     except BaseException:
         process.kill()
         raise

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
-import signal
 import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -24,14 +23,18 @@ from engine.inputs import CardDrawn
 from engine.mutate import Expected
 from feltwatch.journal import BadLine, read
 from models.synth.session import DemoSession
+from tests.e2e.kills import kill_at_random
 
 SEED = 7
 HANDS = 12
+KILL_EVERY_S = 7.0
+"""The mean time between kills (up to three in a three-hand run, at moments drawn afresh each
+run; ``bench/crash.py`` does 100)."""
 
 
-def run_demo(folder: Path, hands: int, *, kill_engine_in_hand: str | None = None) -> str:
-    """Run the demo; with ``kill_engine_in_hand``, SIGKILL its engine once that hand has begun
-    (the supervisor restarts it). Returns the demo's console output."""
+def run_demo(folder: Path, hands: int, *, kills: int = 0) -> str:
+    """Run the demo; with ``kills``, SIGKILL its engine that many times at random moments (the
+    supervisor restarts it). Returns the demo's console output."""
     command = [
         sys.executable,
         "-m",
@@ -55,26 +58,9 @@ def run_demo(folder: Path, hands: int, *, kill_engine_in_hand: str | None = None
     folder.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
         demo = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
-        if kill_engine_in_hand is not None:
-            events = folder / "journal" / "demo.events.jsonl"
-            deadline = time.monotonic() + 300
-            while time.monotonic() < deadline and demo.poll() is None:
-                rows = (
-                    [json.loads(line) for line in events.read_text().splitlines()]
-                    if events.exists()
-                    else []
-                )
-                begun = [
-                    i
-                    for i, r in enumerate(rows)
-                    if r["type"] == "hand_start" and r["hand"] == kill_engine_in_hand
-                ]
-                if begun and len(rows) - begun[0] >= 12:  # well into the hand
-                    os.kill(engine_pid(folder), signal.SIGKILL)
-                    break
-                time.sleep(0.05)
-            else:
-                raise AssertionError(f"hand {kill_engine_in_hand} never began")
+        if kills:
+            done = kill_at_random(demo, folder, random.Random(), KILL_EVERY_S, kills)
+            assert done >= 2, f"the demo ended after {done} of {kills} kills"
         demo.wait(timeout=600)
     assert demo.returncode == 0, log.read_text()[-3000:]
     return log.read_text()
@@ -84,19 +70,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def engine_pid(folder: Path) -> int:
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"feltwatch.engine_main" in argv and any(str(folder).encode() in a for a in argv):
-            return int(entry.name)
-    raise AssertionError("no engine process")
 
 
 def alerts(folder: Path) -> list[dict[str, object]]:
@@ -177,12 +150,12 @@ def test_a_replayed_journal_gives_the_same_events_and_alerts(clean_run, tmp_path
     assert [written(r) for r in replayed] == [written(r) for r in rows]
 
 
-def test_the_engine_killed_mid_hand_restarts_and_the_hands_end_as_without_the_crash(
+def test_the_engine_killed_at_random_moments_restarts_and_the_hands_end_as_without_it(
     clean_run, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
     _, _, clean_rows = clean_run
     folder = tmp_path / "crashed"
-    output = run_demo(folder, 3, kill_engine_in_hand="2")
+    output = run_demo(folder, 3, kills=3)
     assert "engine killed by signal 9; restarting" in output
     health = (folder / "journal" / "demo.health.jsonl").read_text()
     assert "engine killed by signal 9" in health  # kept for the dashboard

@@ -1,0 +1,55 @@
+"""The demo's engine process SIGKILLed at random moments (the supervisor restarts it): shared by
+the end-to-end tests and ``bench/crash.py``."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+
+def engine_pid(folder: Path) -> int | None:
+    """The running engine process of the demo in ``folder`` (None: none is, as it restarts)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state == "Z":
+            continue
+        if b"feltwatch.engine_main" in argv and any(str(folder).encode() in a for a in argv):
+            return int(entry.name)
+    return None
+
+
+def kill_at_random(
+    demo: subprocess.Popen[bytes], folder: Path, rng: random.Random, every_s: float, budget: int
+) -> int:
+    """SIGKILL the engine at moments drawn from ``rng`` (``every_s`` apart on average, give or
+    take half, counted from when the restarted engine is up) until the demo ends or ``budget``
+    kills are done; the kills done."""
+    kills = 0
+    while demo.poll() is None and kills < budget:
+        pid = engine_pid(folder)
+        if pid is None:
+            time.sleep(0.1)
+            continue
+        due = time.monotonic() + rng.uniform(every_s / 2, every_s * 1.5)
+        while demo.poll() is None and time.monotonic() < due:
+            time.sleep(0.05)
+        if demo.poll() is not None or engine_pid(folder) != pid:
+            continue
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            continue
+        kills += 1
+        while demo.poll() is None and engine_pid(folder) == pid:
+            time.sleep(0.05)
+    return kills
