@@ -106,22 +106,22 @@ class FanOut:
         self._started_wall: dict[str, float] = {}
         self.open_alerts = OpenAlerts.from_file(files["light"])
         """Alerts not yet acknowledged: the light shows the worst of them."""
-        self._light_lock = threading.Lock()
-        """Held from a change of the open alerts to the light's command that shows it."""
+        self._light_lock = threading.RLock()
+        """Held from a change of the open alerts to the light's command that shows it
+        (re-entrant: the command's own line may find the disk full, and show the fault)."""
 
     def _row(self, file: LineWriter, row: dict[str, object]) -> None:
         self._line(file, json.dumps(row))
 
-    def _line(self, file: LineWriter, text: str, *, check: bool = True) -> None:
+    def _line(self, file: LineWriter, text: str) -> None:
         """Append a line; lines the disk does not take wait in memory in order and are written
-        when there is room again (``check``: and the fault is told if that changed)."""
+        when there is room again (the fault is told when that starts and ends)."""
         with self._lock:
             if file.write_line(text.encode() + b"\n"):
                 for waiting in self._files:
                     if waiting.pending:
                         waiting.flush()
-        if check:
-            self.check_disk()
+        self.check_disk()
 
     @property
     def disk_error(self) -> str:
@@ -152,21 +152,20 @@ class FanOut:
         else:
             message = "every waiting line written"
         print(f"[{self.table}] {SOURCE_OUTPUT}: {message}", file=sys.stderr, flush=True)
-        with self._light_lock:
-            self.set_light(self.look, CAUSE_FAULT, message=message, check=False)
+        with self._light_lock:  # (its own line, and the health row's, tell nothing new)
+            self.set_light(self.look, CAUSE_FAULT, message=message)
         row = {"table": self.table, "wall": time.time(), "source": SOURCE_OUTPUT}
         status = "error" if error else "ok"
-        self._line(self._health, json.dumps({**row, "status": status, "message": message}),
-                   check=False)  # fmt: skip
+        self._row(self._health, {**row, "status": status, "message": message})
 
-    def set_light(self, look: Look, cause: str, *, check: bool = True, **why: object) -> int | None:
+    def set_light(self, look: Look, cause: str, **why: object) -> int | None:
         """Command the light; the time the command was given (None: no light)."""
         if self.light is None:
             return None
         light_ns = time.monotonic_ns()  # when the command is given (it is written at once)
         self.light.set_light(*look)
         row = {"table": self.table, "wall": time.time(), "colour": look[0], "pattern": look[1]}
-        self._line(self._light, json.dumps({**row, "cause": cause, **why}), check=check)
+        self._row(self._light, {**row, "cause": cause, **why})
         return light_ns
 
     def event(self, event: Event) -> None:

@@ -9,6 +9,7 @@ import json
 import resource
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -66,6 +67,33 @@ def test_a_full_disk_holds_the_output_lines_and_writes_them_in_order_once_there_
         ("engine output", "ok"),
     ]
     assert "File too large" in health[0]["message"]
+
+
+def test_an_alert_that_meets_the_full_disk_first_shows_it_on_the_light(
+    tmp_path: Path, file_size_limit: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The alert's own light line is the first the disk refuses: the fault is shown from within
+    the alert's command (it waited on itself before), then the alert's look once there is room."""
+    config = SimpleNamespace(
+        table=SimpleNamespace(name="T1"), journal=SimpleNamespace(dir=tmp_path)
+    )
+    files = paths(config)  # type: ignore[arg-type]
+    out = FanOut(config, files)  # type: ignore[arg-type]
+    light = Light()
+    out.light = light  # type: ignore[assignment]
+    out.event(Action(seq=1, ts_ms=1, seat=1, action=ActionKind.CHECK))
+    _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (files["events"].stat().st_size, hard))
+    raising = threading.Thread(target=out.alert, args=(_alert(2),), kwargs={"replayed": False})
+    raising.start()
+    raising.join(10)
+    assert not raising.is_alive(), "the alert waited on itself"
+    assert light.shown == ["amber slow", "blue double"]
+    resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+    out.event(Action(seq=3, ts_ms=3, seat=1, action=ActionKind.CHECK))
+    assert light.shown[-1] == "amber slow"
+    out.close()
+    assert "every waiting line written" in capsys.readouterr().err
 
 
 def test_a_failed_engine_thread_ends_the_process_non_zero_for_the_supervisor(
