@@ -28,6 +28,7 @@ import yaml
 from engine.observations import Observation
 from feltwatch import live_view
 from feltwatch.config import CameraSection, Config, ConfigError, load
+from feltwatch.console import tolerate_full_disks
 from feltwatch.engine_main import paths
 from feltwatch.ipc import ObservationSender
 from feltwatch.live_view import LiveView
@@ -311,6 +312,7 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    tolerate_full_disks()
     parser = argparse.ArgumentParser(prog="feltwatch-camera")
     parser.add_argument("--config", type=Path, required=True)
     parser.add_argument("--camera", required=True)

@@ -37,6 +37,7 @@ from engine.inputs import (
 )
 from feltwatch.clips import ClipMaker
 from feltwatch.config import Config, ConfigError, config_main, load
+from feltwatch.console import tolerate_full_disks
 from feltwatch.engine_core import Proved
 from feltwatch.engine_service import EXIT_LINES_LOST, EngineService
 from feltwatch.ipc import ObservationServer
@@ -383,6 +384,7 @@ def run(config: Config, config_path: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    tolerate_full_disks()
     return config_main("feltwatch-engine", argv, run, load)
 
 
