@@ -61,11 +61,9 @@ class BusyCore:
 BUSY_CORE = BusyCore(frame_ms=14.0, tile_ms=12.0)
 """Costs that drop 5.4 % of the demo's frames (862 of 16,092), most while hands move (the
 detector reads more tiles then). A camera of the live demo with two cameras dropped 12 %
-(``bench/e2e.py``). Since the worker keeps the tiles that come to rest unchanged unread
-(2026-12-03) it reads fewer: the costs before (12 and 10 ms) drop 0.6 % (3.5 % with the worker
-before); 16 and 12 ms drop 6.9 % and raise exactly the injected alerts as well (with the worker
-before, 13.5 % and one alert more: a bet seen after the next seat's; ``bench/demo_alerts.py
---busy 16,12``)."""
+(``bench/e2e.py``). The worker keeps the tiles that come to rest unchanged unread, so it reads
+fewer: costs of 12 and 10 ms drop 0.6 %; 16 and 12 ms drop 6.9 % and raise exactly the injected
+alerts as well (``bench/demo_alerts.py --busy 16,12``)."""
 
 
 @dataclass(slots=True)

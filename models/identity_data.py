@@ -233,9 +233,8 @@ def _sparse_crops(seed: int, detector: Path | None = None) -> list[tuple[np.ndar
 def _pair_crops(seed: int, detector: Path | None = None) -> list[tuple[np.ndarray, int]]:
     """Cards at the table's scale, most lying under or over another (a hand held or shown): the
     lower card of a pair shows little more than its corner index beside the upper card's, and
-    the classifier must read the index of its own box (measured 2026-12-03: most rendered
-    misses are such cards, their index whole in view). A sixth of the views are on a light
-    surface."""
+    the classifier must read the index of its own box (most rendered misses are such cards,
+    their index whole in view). A sixth of the views are on a light surface."""
     return _few_card_crops(seed, PAIR_CARD_PX, LIGHT_SHARE / 2, 0.3, PAIR_SHARE, detector)
 
 

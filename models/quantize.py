@@ -10,9 +10,9 @@ stays in float: one 8-bit scale cannot hold both.
 Weights are 7-bit (``reduce_range``). On a CPU without VNNI (AVX2, as this machine) onnxruntime
 multiplies 8-bit activations by 8-bit weights with an instruction that saturates the sum of two
 products at 16 bits, so the same model gives other boxes there than on a CPU with VNNI; with
-7-bit weights no sum saturates and the integer results are the same on both. Measured on a
-detector of 2026-12-01 (the third run, branch ``detector-run3``) on the real ``valid/`` photos,
-on this AVX2 machine, card recall: float export 0.893; 8-bit weights 0.827 (calibrating on real
+7-bit weights no sum saturates and the integer results are the same on both. Measured on an
+earlier detector of the same network on the real ``valid/`` photos, on an AVX2 machine, card
+recall: float export 0.893; 8-bit weights 0.827 (calibrating on real
 photos too, or with percentile or entropy ranges, did not help); 7-bit 0.878; 7-bit with the
 stem in float 0.888. So the stem (``--float-layers``, default layers 0 and 1: 5 % of the
 multiply-adds, no time measurable) stays in float too. ``--full-range --float-layers`` (no

@@ -32,13 +32,12 @@ REAL_SHARE = 0.35
 
 
 CHANNELS = 4
-"""The input's channels: RGB and the crop's ``box_mask`` (since 2026-12-03; 3 before: a
-classifier of 3 goes on with the mask's weights starting at zero, ``with_mask_channel``)."""
+"""The input's channels: RGB and the crop's ``box_mask`` (an RGB-only classifier goes on with
+the mask's weights starting at zero, ``with_mask_channel``)."""
 FEATURES = 192
 """Channels of the body's last feature map."""
 CELLS = (CROP_PX // 16) ** 2
-"""Places of that map (7 x 7; 5 x 5 for the 80-pixel crops before): the head reads each apart
-(``network``)."""
+"""Places of that map (7 x 7): the head reads each apart (``network``)."""
 
 
 def network():  # type: ignore[no-untyped-def]
@@ -46,10 +45,9 @@ def network():  # type: ignore[no-untyped-def]
     every ace teaches the ace whatever its suit; the output is the log-probability of each of
     the 53 labels (``P(card) = (1 - P(none)) P(rank) P(suit)``).
 
-    The head reads the 7 x 7 places of the last feature map apart (since 2026-12-02; before, their
-    mean): where a card lies over another, the crop of the one below holds two corner indices,
-    its own at the crop's corner and the other's in its middle, and only where each lies tells
-    them apart."""
+    The head reads the 7 x 7 places of the last feature map apart (not their mean): where a card
+    lies over another, the crop of the one below holds two corner indices, its own at the crop's
+    corner and the other's in its middle, and only where each lies tells them apart."""
     import torch
     import torch.nn as nn
 

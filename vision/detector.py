@@ -62,15 +62,14 @@ backs: their own, ``OVERLAP``)."""
 FACE_IOU = 0.7
 """Two face-up cards' boxes overlapping more than this are one card seen twice (ultralytics' own
 default for every class). The two cards of a hand held or shown lie a third to half a card
-apart, their boxes overlapping 0.5 to 0.7, and their names tell them apart: at 0.5 (until
-2026-12-04) the lower card's box was suppressed and its name lost."""
+apart, their boxes overlapping 0.5 to 0.7, and their names tell them apart: at 0.5 the lower
+card's box would be suppressed and its name lost."""
 BACK_IOU = 0.6
 """Two backs' boxes overlapping more than this are one back seen twice. The backs of a hand lie
 as its faces do, but the burn and muck piles' lie closer, and the observer counts a pile's
-cards as they come: at 0.7 the demo saw a second burn card where one lay; at 0.5 (until
-2026-12-04) the lower back of a tight pair was suppressed (selection views: backs found 0.966
--> 0.992 with the detector of 2026-12-01, 0.946 -> 0.989 with the one trained on pairs after
-it; as many false boxes)."""
+cards as they come: at 0.7 the demo sees a second burn card where one lies; at 0.5 the lower
+back of a tight pair is suppressed (selection views, backs found at 0.5 and at 0.6: 0.946 and
+0.989 with the committed detector, as many false boxes)."""
 FACE = "card"
 """The detector's label of a face-up card."""
 BACK = "card_back"

@@ -20,9 +20,9 @@ import numpy as np
 from vision.detector import cpu_session
 
 CROP_PX = 112
-"""Side of the square crop the classifier reads (80 until 2026-12-02: the crop of two cards lying
-one over the other, about 100 pixels across at 1080p, was shrunk and the lower card's corner
-index, all there is to read of it, went below 7 pixels)."""
+"""Side of the square crop the classifier reads: the crop of two cards lying one over the other
+is about 100 pixels across at 1080p, and shrunk much further the lower card's corner index, all
+there is to read of it, goes below 7 pixels."""
 MARGIN = 0.08
 """Context around the box, as a fraction of its longer side, on each side."""
 NONE = "none"
@@ -119,7 +119,7 @@ class IdentityClassifier:
         """The side of the crops this model reads (a candidate may read another than
         ``CROP_PX``)."""
         self.masked = shape[1] == 4
-        """The model reads a fourth channel, the crop's ``box_mask`` (since 2026-12-03)."""
+        """The model reads a fourth channel, the crop's ``box_mask``."""
         if turns not in (1, 2, 4):
             raise ValueError(f"turns: 1, 2 or 4, not {turns}")
         self.turns = turns

@@ -144,8 +144,8 @@ class Recogniser:
         """Whether a ``label`` cut by a tile's edge at ``box`` lies whole in the neighbour tile:
         a chip (round: its cut box is no longer than it is wide) smaller than the tiles'
         overlap. The detector also fires on a sliver of felt beside a chip at a tile's edge,
-        which no whole box holds: until 2026-12-04 such a sliver was read as one more chip (a
-        25 of the rake in the winner's stack at the push)."""
+        which no whole box holds: kept, such a sliver would be read as one more chip (a 25 of
+        the rake in the winner's stack at the push)."""
         return label == CHIP and max(box[2] - box[0], box[3] - box[1]) < self.overlap_px
 
     def detect_image(self, image: np.ndarray, finest_px: int = 2048) -> list[Detection]:
@@ -259,8 +259,8 @@ INSIDE = 0.8
 tile's edge (the next tile holds it whole), or seen at a finer scale."""
 FACE_INSIDE = 0.95
 """A face-up card's box no tile's edge cuts is dropped only when it lies this much inside a
-better one: the lower card of a hand lies 0.7 to 0.85 inside the upper card's box (until
-2026-12-04 it was dropped at ``INSIDE``, and its name lost)."""
+better one: the lower card of a hand lies 0.7 to 0.85 inside the upper card's box (dropped at
+``INSIDE``, its name would be lost)."""
 
 
 def merge(detections: list[Detection]) -> list[Detection]:

@@ -64,11 +64,10 @@ class Tracker:
 
         A track starts only from a sighting scored above 0.7 (ByteTrack's activation threshold
         0.6, plus its 0.1); sightings from 0.1 up then continue it. Dealt cards score 0.8-0.95;
-        the detectors of 2026-12-01 also score a table rail's end 0.3-0.6 as a card back now and
+        a detector can also score a table rail's end 0.3-0.6 as a card back now and
         then, and a spot in a pot pushed to a stack 0.54: with tracks started at 0.35 such a
-        spot became a card and took over the track of a card that left its seat, or was
-        collected, meanwhile (``tests/vision/test_worker.py``; the 12-hand demo's hand 10 then
-        never ended)."""
+        spot becomes a card and takes over the track of a card that left its seat, or was
+        collected, meanwhile (``tests/vision/test_worker.py``: a hand that never ends)."""
         self.lost_passes = lost_passes
         self.match_iou = match_iou
         self._bytes: dict[str, sv.ByteTrack] = {}

@@ -12,10 +12,9 @@ corner of a square. Two more networks read such a card as a dealer would, turned
   says where the other cards' outlines lie over it, at both half turns, and names it.
 
 Its reading is fused with the classifier's (``fused_names``, the geometric mean of their
-probabilities) for every face-up card: for a card alone too, the two readings are wrong on
-different cards (until 2026-12-04's fourth session, only a card whose box touches another's was
-read upright). Both networks are trained on rendered tables only
-(``models/train_upright.py``; the renderer draws every card's corners).
+probabilities) for every face-up card, not only those whose box touches another's: for a card
+alone too, the two readings are wrong on different cards. Both networks are trained on rendered
+tables only (``models/train_upright.py``; the renderer draws every card's corners).
 """
 
 from __future__ import annotations

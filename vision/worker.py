@@ -15,7 +15,7 @@ since). Reading moving tiles costs 40 % of the worker's time on the demo table, 
 them a card that lands beside a hand still moving in its tile is reported only once the hand
 has gone (a burn card after the turn card dealt after it).
 
-On the bench's 6-seat hand (``bench/vision.py``, 2026-12-03): 553 tiles read instead of 709,
+On the bench's 6-seat hand (``bench/vision.py``): 553 tiles read instead of 709,
 156 come to rest unchanged and kept unread, for the same observations at the same times.
 """
 

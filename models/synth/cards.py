@@ -119,9 +119,8 @@ def draw_suit(
 
 PIP_PX = 58
 """A pip's height on a card 250 pixels wide: 0.23 of the width, as on a real poker card (a
-sixth less on the crowded 9 and 10). Until 2026-12-02 pips were 46 pixels, packed into the
-card's middle, and at the 8 pixels a pip then was in a 1080p view of a whole table a club
-looked like a spade; at the real size, about 12 pixels, the two differ."""
+sixth less on the crowded 9 and 10). At this size a pip is about 12 pixels in a 1080p view of a
+whole table, where a club and a spade differ (at 8 pixels a club looks like a spade)."""
 PIP_AREA = (35, 40, 180, 270)
 """Where ``PIPS``' unit square lies on the card: left, top, width, height in pixels."""
 # Pip centres for 2..10 on a unit card (x, y in 0..1), the standard layouts.

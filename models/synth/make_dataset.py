@@ -8,8 +8,7 @@ wide: a 1080p overhead view is cut into tiles of that size at full resolution, w
 about 50 pixels wide. ``--surfaces any`` draws the tables on the felts and on light surfaces
 (a white cloth, grey, light wood), as some real card photos are: run it with another seed to add
 such frames to a dataset (file names hold the seed). ``--card-px 40 70 --pair-share 0.7`` draws
-the table's scale with seven cards in ten lying in pairs (the lower card of a hand;
-models/README.md, 2026-12-04, fourth session).
+the table's scale with seven cards in ten lying in pairs (the lower card of a hand).
 """
 
 from __future__ import annotations

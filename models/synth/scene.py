@@ -241,7 +241,7 @@ corner index: ``INDEX_READABLE``)."""
 INDEX_READABLE = 0.6
 """A face-up card is labelled, however little else of it shows, when this much of a corner index
 shows: a dealer names the lower card of a pair by its index alone, and so must the appliance
-(until 2026-12-04 such a card went unlabelled; rendered views' readings of it counted false)."""
+(unlabelled, the rendered views' readings of such a card would count as false)."""
 INDEX_CORNER = (58 / W, 100 / 350)
 """The corner index (rank over suit) of a drawn card, as fractions of its width and height."""
 SKINS = ((120, 150, 200), (90, 120, 170), (60, 90, 140), (150, 175, 220), (45, 65, 100))
@@ -422,8 +422,8 @@ def finish(
     """Light, a camera tilt (random unless given), blur and noise; returns the 8-bit image and
     the tilt's homography. Where the tilt shows past the canvas's edge the image shows
     ``beyond`` (the bare table) reflected there, not the canvas: the canvas's cards, chips and
-    hands reflected would be mirror images no camera sees (until 2026-12-04 they were, and the
-    readers named some of them)."""
+    hands reflected would be mirror images no camera sees, and the readers would name some of
+    them)."""
     height, width = canvas.shape[:2]
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     lx, ly = rng.uniform(0, width), rng.uniform(0, height)

@@ -30,10 +30,10 @@ from vision.layout import CARD_MM, CHIP_MM, TableLayout
 
 FPS = 30
 RENDERING = 3
-"""Bumped whenever the frames drawn change (2: round chips, 2026-12-01; 3: pips of a real
-card's size, clubs and spades of their real shapes, 2026-12-02): the renders cached on
-disk (the demo's session, the vision bench's hand) carry it in their names, so a render made
-by an older renderer is not played to models trained on the newer one."""
+"""Bumped whenever the frames drawn change (3: round chips, pips of a real card's size, clubs
+and spades of their real shapes): the renders cached on disk (the demo's session, the vision
+bench's hand) carry it in their names, so a render made by an older renderer is not played to
+models trained on the newer one."""
 _NO_IMAGE = np.zeros((0, 0, 3), np.uint8)
 CHIP_SLOTS = sorted(
     ((c - 1.5, r - 1.5) for r in range(4) for c in range(4)), key=lambda p: (abs(p[1]), abs(p[0]))

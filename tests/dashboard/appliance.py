@@ -24,7 +24,7 @@ from tests.eventlog import SHARED
 
 REAL = sorted(phh.iter_phh_files([SHARED / "data" / "phh"]))
 T0 = 1_790_000_000.0
-"""Wall-clock seconds of the first hand (2026-09-21)."""
+"""Wall-clock seconds of the first hand (a fixed moment, the same in every run)."""
 HAND_S = 120.0
 
 

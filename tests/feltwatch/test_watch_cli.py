@@ -16,9 +16,9 @@ from models.synth.video import Deal, HandVideo, Layout, Pause
 def test_watch_prints_the_observations_of_a_video_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The card's name is the classifier's: its accuracy is measured by ``models/eval`` (the
-    classifier of 2026-12-02 reads a rendered Qs 60 px wide on the felt as Qc in three of the
-    four deck styles: models/README.md, Limits); here a red card, named in every style."""
+    """The card's name is the classifier's: its accuracy is measured by ``models/eval`` (a
+    rendered black queen 60 px wide on the felt can be read with the other black suit:
+    models/README.md, Limits); here a red card, named in every style."""
     layout = Layout(seats=3)
     video = HandVideo(layout, [Deal("7c", "seat:1"), Deal("Qh", "board", "up"), Pause(0.5)])
     path = tmp_path / "hand.avi"

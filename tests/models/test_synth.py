@@ -33,9 +33,9 @@ def test_every_card_of_every_style_is_distinct() -> None:
 
 
 def test_a_club_and_a_spade_differ_at_the_size_of_a_card_in_a_1080p_view_of_a_table() -> None:
-    # A card is about 50 pixels wide there. Until 2026-12-02 the pips were smaller than a real
-    # card's and the club a blob like the spade: at 50 pixels the two suits of a pip card
-    # differed in 8 pixels a pip at most (by more than 60 grey levels; here at least 16).
+    # A card is about 50 pixels wide there. With pips smaller than a real card's the club is a
+    # blob like the spade: the two suits of a pip card must differ in at least 16 pixels a pip
+    # (by more than 60 grey levels).
     for style in STYLES:
         for rank, pips in PIPS.items():
             club, spade = (
@@ -97,8 +97,8 @@ def test_a_card_hidden_but_for_its_corner_index_is_labelled(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A dealer names the lower card of a pair by its index alone. With no object showing enough
-    # of its area to be labelled, the cards whose index shows still are (until 2026-12-04 they
-    # went unlabelled, and a reader naming one counted as a false name).
+    # of its area to be labelled, the cards whose index shows still are (unlabelled, a reader
+    # naming one would count as a false name).
     monkeypatch.setattr(scene, "VISIBLE", 1.01)
     shown = render(
         random.Random(2), 200, 200, card_px=60, cards_up=40, cards_down=4, chip_piles=2, hands=0
@@ -119,8 +119,8 @@ def test_small_cards_are_shrunk_with_area_averaging_not_aliased() -> None:
 
 
 def test_chips_are_round_on_the_felt_and_boxed_tightly() -> None:
-    # Until 2026-12-01 a chip was pasted with the black corners of its square sprite, and a
-    # turned chip's box was that of the turned square.
+    # A chip is pasted without the corners of its square sprite, and a turned chip's box is the
+    # chip's, not that of the turned square.
     scene = render(
         random.Random(4), 400, 400, card_px=200, cards_up=0, cards_down=0, chip_piles=6, hands=0
     )
@@ -154,8 +154,8 @@ def test_a_card_whose_two_corner_indices_are_covered_is_marked_unreadable() -> N
 
 def test_a_card_mostly_beyond_the_image_is_not_labelled() -> None:
     # A card at the frame's edge showing a strip of itself and part of one corner index is
-    # nobody's to name: until 2026-12-04 its index counted as shown (only the pixels in the
-    # frame were looked at), and the camera's tilt moved cards out of the frame unnoticed.
+    # nobody's to name: its index does not count as shown from the pixels in the frame alone,
+    # and the camera's tilt does not move cards out of the frame unnoticed.
     canvas = np.zeros((400, 400, 3), np.float32)
     ids = np.full((400, 400), -1, np.int32)
     face = draw_card("Qs", STYLES[0]).astype(np.float32)
@@ -169,8 +169,8 @@ def test_a_card_mostly_beyond_the_image_is_not_labelled() -> None:
 
 
 def test_past_the_canvas_the_camera_sees_the_table_not_the_objects_mirrored() -> None:
-    # The tilt shows past the canvas's edge; until 2026-12-04 the image showed the canvas
-    # reflected there, cards and all: mirror images the readers named, no label for them.
+    # The tilt shows past the canvas's edge; the image must not show the canvas reflected there,
+    # cards and all: mirror images the readers would name, with no label for them.
     table = np.full((100, 100, 3), 60, np.float32)
     canvas = table.copy()
     canvas[:, :10] = 250  # a card along the left edge

@@ -52,8 +52,8 @@ def test_clubs_on_dark_cloth_and_spades_on_light_are_sampled_alike() -> None:
 
 
 def test_a_head_that_read_the_mean_of_the_places_reads_the_same_from_each_place() -> None:
-    # The classifiers before 2026-12-02 read the mean of the places of the feature map; the one
-    # that reads them apart goes on from them with the same outputs.
+    # A classifier that read the mean of the places of the feature map goes on, reading them
+    # apart, with the same outputs.
     rng = np.random.default_rng(0)
     side = CROP_PX // 16
     features = rng.normal(size=(6, FEATURES, side, side))
@@ -87,8 +87,8 @@ def test_a_head_of_the_80_pixel_crops_is_resized_to_the_larger_map() -> None:
 
 
 def test_a_classifier_that_read_colours_only_goes_on_reading_them_whatever_the_mask() -> None:
-    # The classifiers before 2026-12-03 read RGB; the mask channel's weights start at zero, so
-    # the first convolution gives the same outputs for any mask.
+    # A classifier that read RGB goes on with the mask channel's weights at zero, so the first
+    # convolution gives the same outputs for any mask.
     rng = np.random.default_rng(2)
     weight = rng.normal(size=(24, 3, 3, 3)).astype(np.float32)
     wider = with_mask_channel(weight)

@@ -364,7 +364,7 @@ def test_a_burn_card_the_tracker_splits_is_not_a_second_burn() -> None:
     the turn's burn lands on the flop's; a hand passing and a tile's edge make the detector see
     parts of the flop's burn card for two passes, the tracker follows one part as a track of
     its own, which later takes the whole card over as the first track is lost. One card came
-    to rest there, not a third burn (until 2026-12-04 this raised R-BURN-2 on a clean hand)."""
+    to rest there, not a third burn (a false R-BURN-2 on a clean hand)."""
     layout = Layout()  # the demo's camera, 1920 x 1080
     observer = Observer("overhead", ZoneMap.from_config(layout.zone_config()).zone_of)
     recorded = json.loads((Path(__file__).parent / "data" / "burn-pile-passes.json").read_text())
