@@ -13,11 +13,13 @@ unknown keys are refused and every bad field is named with its path and the file
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
+import typing
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -230,8 +232,44 @@ def load_model(path: Path, model: type[M], sections: str) -> M:
         return model.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(
-            [f"{path}: {_path(e['loc'])}: {e['msg']}" for e in exc.errors(include_url=False)]
+            [
+                f"{path}: {_path(e['loc'])}: {_message(e)}{_did_you_mean(model, e)}"
+                for e in exc.errors(include_url=False)
+            ]
         ) from None
+
+
+def _message(error: Any) -> str:
+    return "unknown key" if error["type"] == "extra_forbidden" else str(error["msg"])
+
+
+def _did_you_mean(model: type[BaseModel], error: Any) -> str:
+    """For a key no section has: the field of that section it is closest to, if one is."""
+    if error["type"] != "extra_forbidden" or not isinstance(error["loc"][-1], str):
+        return ""
+    section: type[BaseModel] = model
+    for part in error["loc"][:-1]:
+        field = section.model_fields.get(part) if isinstance(part, str) else None
+        if field is None:
+            continue  # an item of a list or a key of a mapping: the same model
+        inner = _model_in(field.annotation)
+        if inner is None:
+            return ""
+        section = inner
+    close = difflib.get_close_matches(error["loc"][-1], list(section.model_fields), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _model_in(kind: Any) -> type[BaseModel] | None:
+    """The model a field holds, through ``X | None``, ``list[X]`` and ``dict[str, X]``."""
+    for _ in range(4):
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            return kind
+        args = [a for a in typing.get_args(kind) if a is not type(None)]
+        if not args:
+            return None
+        kind = args[-1]
+    return None
 
 
 def load(path: Path) -> Config:
@@ -242,7 +280,10 @@ def load(path: Path) -> Config:
         if camera.zones is not None:
             zones = camera.zones if camera.zones.is_absolute() else path.parent / camera.zones
             if not zones.is_file():
-                problems.append(f"{path}: cameras[{i}].zones: no such file {zones}")
+                problems.append(
+                    f"{path}: cameras[{i}].zones: no such file {zones} (write it from a still of "
+                    f"this camera: feltwatch calibrate STILL --corners ... -o {zones})"
+                )
         elif not camera.source.startswith("demo"):
             problems.append(f"{path}: cameras[{i}].zones: needed for {camera.source!r}")
     problems += dashboard_problems(path, config.dashboard)
@@ -263,7 +304,10 @@ def dashboard_problems(path: Path, section: DashboardSection) -> list[str]:
     for name in ("tls_cert", "tls_key"):
         file = getattr(section, name)
         if file is not None and not (file if file.is_absolute() else path.parent / file).is_file():
-            problems.append(f"{path}: dashboard.{name}: no such file {file}")
+            problems.append(
+                f"{path}: dashboard.{name}: no such file {file} (the dashboard's TLS "
+                "certificate and key: deploy/README.md)"
+            )
     if section.enabled and section.host not in LOOPBACK and section.tls_cert is None:
         problems.append(
             f"{path}: dashboard.host: {section.host} serves the network over plain HTTP (logins "
