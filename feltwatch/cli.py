@@ -75,11 +75,24 @@ def _existing(names: Sequence[str]) -> list[Path] | None:
     return paths
 
 
-def cmd_phh_replay(args: argparse.Namespace) -> int:
-    paths = _existing(args.paths)
+def _phh_files(names: Sequence[str]) -> list[Path] | None:
+    """The ``.phh`` files named and under the folders named, or None (after saying why) when a
+    name is missing or no file is found."""
+    paths = _existing(names)
     if paths is None:
+        return None
+    files = list(phh.iter_phh_files(paths))
+    if not files:
+        print(f"error: no .phh file in {', '.join(map(str, paths))}", file=sys.stderr)
+        return None
+    return files
+
+
+def cmd_phh_replay(args: argparse.Namespace) -> int:
+    files = _phh_files(args.paths)
+    if files is None:
         return EXIT_USAGE
-    summary = replay_files(phh.iter_phh_files(paths))
+    summary = replay_files(files)
     for outcome in summary.outcomes:
         if args.json:
             print(json.dumps(outcome.to_json(), separators=(",", ":")))
@@ -135,15 +148,15 @@ def cmd_phh_mutate(args: argparse.Namespace) -> int:
 
     from engine import mutate
 
-    paths = _existing(args.paths)
-    if paths is None:
+    files = _phh_files(args.paths)
+    if files is None:
         return EXIT_USAGE
     rng = random.Random(args.seed)
     out = Path(args.out)
     events: list[Event] = []
     expected: list[mutate.Expected] = []
     skipped = 0
-    for path in phh.iter_phh_files(paths):
+    for path in files:
         try:
             hand = phh.to_events(phh.load(path), path=str(path))
         except phh.PhhError as exc:
@@ -176,8 +189,18 @@ def cmd_eventlog(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("feltwatch")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="feltwatch", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"feltwatch {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = commands.add_parser("check", help="validate a table event log (JSONL) and print alerts")

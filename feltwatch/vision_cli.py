@@ -34,7 +34,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
         if image is None:
             why = "no such file" if not Path(name).exists() else "not an image OpenCV can read"
             print(f"{name}: {why}", file=sys.stderr)
-            status = EXIT_BAD_INPUT
+            status = EXIT_UNUSABLE
             continue
         sightings = recogniser.image(image)
         h, w = image.shape[:2]

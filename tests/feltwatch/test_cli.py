@@ -75,6 +75,18 @@ def test_check_of_a_missing_file_is_a_clear_error() -> None:
     assert run.stderr == "error: cannot read no/such/log.jsonl: No such file or directory\n"
 
 
+def test_phh_replay_of_a_folder_without_hands_is_a_clear_error(tmp_path: Path) -> None:
+    for command in ("replay", "mutate"):
+        run = feltwatch("phh", command, str(tmp_path))
+        assert run.returncode == 2
+        assert run.stderr.strip().splitlines()[-1] == f"error: no .phh file in {tmp_path}"
+
+
+def test_version_says_which_feltwatch_this_is() -> None:
+    run = feltwatch("--version")
+    assert run.returncode == 0 and run.stdout.startswith("feltwatch 0.")
+
+
 def test_phh_replay_reproduces_the_real_hands() -> None:
     run = feltwatch("phh", "replay", str(SHARED / "data" / "phh"))
     assert run.returncode == 0, run.stdout + run.stderr

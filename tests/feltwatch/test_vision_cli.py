@@ -52,7 +52,7 @@ def test_detect_names_images_it_cannot_read_and_goes_on(
 ) -> None:
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"\xff\xd8 not really a jpeg")
-    assert main(["detect", str(tmp_path / "nope.png"), str(broken), str(table_image)]) == 1
+    assert main(["detect", str(tmp_path / "nope.png"), str(broken), str(table_image)]) == 2
     captured = capsys.readouterr()
     assert f"{tmp_path / 'nope.png'}: no such file" in captured.err
     assert f"{broken}: not an image OpenCV can read" in captured.err
