@@ -47,7 +47,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     import yaml
 
     from vision.recognise import Recogniser
-    from vision.sources import CameraError, video_frames
+    from vision.sources import CameraError, is_live, video_frames
     from vision.worker import VisionWorker
     from vision.zones import ZoneError, ZoneMap
 
@@ -55,26 +55,35 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if source == "demo" or source.startswith("demo:"):
         frames, config = _demo(int(source.partition(":")[2] or 1))
     else:
+        if not is_live(source) and not Path(source).is_file():
+            why = "a folder, not a video file" if Path(source).is_dir() else "no such file"
+            print(f"{source}: {why} (a live source is usb:N, rtsp://... or http://...)",
+                  file=sys.stderr)  # fmt: skip
+            return EXIT_UNUSABLE
         if args.zones is None:
             print(
                 "--zones: needed for a camera or a file (write it with feltwatch calibrate)",
                 file=sys.stderr,
             )
-            return EXIT_BAD_INPUT
+            return EXIT_UNUSABLE
         try:
-            config = yaml.safe_load(Path(args.zones).read_text())
-        except (OSError, yaml.YAMLError) as exc:
-            print(f"{args.zones}: {exc}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            config = yaml.safe_load(Path(args.zones).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else "not a zone configuration (YAML)"
+            print(f"{args.zones}: {why}", file=sys.stderr)
+            return EXIT_UNUSABLE
         if Path(source).is_file():
             frames = ((f.ts_ns, f.image) for f in video_frames(source))
         else:
             frames = _live(source, args.seconds)
     try:
+        if not isinstance(config, dict):
+            raise ZoneError("not a zone configuration (a mapping with corners_px and zones)")
         zones = ZoneMap.from_config(config)
-    except ZoneError as exc:
-        print(f"{args.zones or source}: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except (ZoneError, KeyError, TypeError, ValueError) as exc:
+        why = exc if isinstance(exc, ZoneError) else f"not a zone configuration ({exc!r:.80})"
+        print(f"{args.zones or source}: {why}", file=sys.stderr)
+        return EXIT_UNUSABLE
     worker = VisionWorker(args.camera, Recogniser(), zones.zone_of)
     try:
         for ts_ns, image in frames:

@@ -42,6 +42,11 @@ def _usb_index(source: str) -> int | None:
     return int(text) if text.isdigit() else None
 
 
+def is_live(source: str) -> bool:
+    """A USB camera or a stream (retried when it drops), not a file."""
+    return _usb_index(source) is not None or "://" in source
+
+
 def open_capture(source: str) -> cv2.VideoCapture:
     """``0`` or ``usb:0`` (a USB camera), ``rtsp://…`` / ``http://…`` (a stream), or a video
     file path; raises ``CameraError`` naming the source when it cannot be opened."""

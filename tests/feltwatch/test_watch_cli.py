@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 import yaml
 
@@ -37,9 +38,33 @@ def test_watch_prints_the_observations_of_a_video_file(
 
 
 def test_watch_names_what_it_needs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["watch", "usb:0"]) == 1
+    assert main(["watch", "usb:0"]) == 2
     assert "--zones: needed for a camera or a file" in capsys.readouterr().err
     bad = tmp_path / "zones.yaml"
     bad.write_text("corners_px: [[0, 0]]\nwidth_mm: 1\nheight_mm: 1\nzones: {}\n")
-    assert main(["watch", str(bad), "--zones", str(bad)]) == 1
+    assert main(["watch", str(bad), "--zones", str(bad)]) == 2
     assert "corners_px: expected 4 points" in capsys.readouterr().err
+
+
+def test_watch_fails_at_once_on_a_file_it_cannot_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only a live source (a USB camera, a stream) is waited for; a missing file, a folder, a file
+    that is not a video or zones that are not zones are said in one line, exit 2."""
+    zones = tmp_path / "zones.yaml"
+    zones.write_text(yaml.safe_dump(Layout().zone_config()))
+    not_video = tmp_path / "x.avi"
+    not_video.write_text("not a video")
+    image = tmp_path / "still.png"
+    cv2.imwrite(str(image), np.zeros((8, 8, 3), np.uint8))
+    cases = [
+        ([str(tmp_path / "nope.avi"), "--zones", str(zones)], "no such file"),
+        ([str(tmp_path), "--zones", str(zones)], "a folder, not a video file"),
+        ([str(not_video), "--zones", str(zones)], "cannot be opened"),
+        ([str(not_video), "--zones", str(image)], "not a zone configuration"),
+        ([str(not_video), "--zones", str(not_video)], "not a zone configuration"),
+    ]
+    for argv, said in cases:
+        assert main(["watch", *argv]) == 2, argv
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and said in err[0], (argv, err)
