@@ -31,14 +31,16 @@ def _live(source: str, seconds: float | None) -> Iterator[tuple[int, object]]:
 
     camera = LatestFrame(source).start()
     started = time.monotonic()
+    said = ""
     try:
         while seconds is None or time.monotonic() - started < seconds:
             frame = camera.take(timeout_s=1.0)
-            if frame is None:
-                if camera.state != "connected":
-                    print(f"camera: {camera.state}: {camera.error}", file=sys.stderr)
-                continue
-            yield frame.ts_ns, frame.image
+            now = "" if camera.state == "connected" else f"{camera.state}: {camera.error}"
+            if now != said and (now or frame is not None):  # each change once
+                print(f"camera: {now or 'connected'}", file=sys.stderr)
+                said = now
+            if frame is not None:
+                yield frame.ts_ns, frame.image
     finally:
         camera.stop()
 

@@ -9,14 +9,22 @@ of the appliance keeps running.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+# FFmpeg's own log lines ("[tcp @ 0x...] Connection refused") each time a stream is retried: the
+# source's state says it once (set before OpenCV loads FFmpeg).
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+
 import cv2
 import numpy as np
+
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+"""OpenCV's warnings each time a camera is retried ("can't open camera by index"): likewise."""
 
 
 class CameraError(RuntimeError):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -68,3 +70,20 @@ def test_watch_fails_at_once_on_a_file_it_cannot_play(
         assert main(["watch", *argv]) == 2, argv
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and said in err[0], (argv, err)
+
+
+def test_a_live_source_that_cannot_be_opened_is_said_once_without_opencv_noise(
+    tmp_path: Path,
+) -> None:
+    """A stream nobody serves is retried for as long as asked; the console says so once, not
+    OpenCV's and FFmpeg's own lines at every retry."""
+    zones = tmp_path / "zones.yaml"
+    zones.write_text(yaml.safe_dump(Layout().zone_config()))
+    done = subprocess.run(
+        [sys.executable, "-m", "feltwatch", "watch", "rtsp://127.0.0.1:9/none", "--zones",
+         str(zones), "--seconds", "3"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    lines = done.stderr.strip().splitlines()
+    assert lines[0] == "camera: offline: stream 'rtsp://127.0.0.1:9/none': cannot be opened"
+    assert len(lines) == 2 and lines[1].startswith("0 frames"), lines
