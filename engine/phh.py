@@ -180,7 +180,11 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
         return int(Fraction(str(value)) * unit)
 
     count = len(hh.starting_stacks)
+    if count < 2:
+        raise PhhError(f"starting_stacks: {count} players; a hand needs at least 2")
     seats = list(hh.seats) if hh.seats else list(range(1, count + 1))
+    if len(seats) != count:
+        raise PhhError(f"seats: {len(seats)} seats for {count} players")
     seat_count = max(hh.seat_count or 0, max(seats))
     blinds = _by_position([chips(v) for v in hh.blinds_or_straddles or []], count)
     if count == 2 and any(blinds[2:]):

@@ -48,6 +48,8 @@ def test_the_real_hands_raise_no_alert_with_every_rule_on() -> None:
         (r"actions = \[", "actions = 5 #[", "actions"),
         (r"players = \[", "players = [7, ", "players"),
         (r"starting_stacks = \[", "starting_stacks = [1, ", "6 amounts for 7 players"),
+        (r"starting_stacks = \[[^\]]*\]", "starting_stacks = [10000]", "1 players"),
+        (r"hand = 22", "hand = 22\nseats = [1, 2]", "2 seats for 6 players"),
     ],
 )
 def test_a_field_of_the_wrong_shape_is_one_line_naming_it(
