@@ -10,6 +10,8 @@ from pathlib import Path
 from feltwatch.output_errors import EXIT_CANNOT_WRITE, naming
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2
+CALIBRATION_DIR = Path("build") / "calibration"
+"""Where ``calibrate`` writes when told nowhere (not the current folder's top)."""
 
 
 def _recogniser(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -84,7 +86,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     image = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
     if image is None:
         print(f"{args.image}: cannot read the image", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return EXIT_UNUSABLE
+    for output in (args.output, args.preview):
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
     h, w = image.shape[:2]
     if args.corners is None:  # step 1: a pixel grid to read the corners off
         grid = image.copy()
@@ -115,7 +119,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         zone_map = ZoneMap.from_config(config)
     except ZoneError as exc:
         print(f"--corners: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return EXIT_UNUSABLE
     preview = image.copy()
     draw_zones(preview, zone_map)
     cv2.polylines(preview, [np.int32(args.corners)], True, (0, 0, 255), 2, cv2.LINE_AA)
@@ -157,8 +161,14 @@ def add_vision_parsers(commands: argparse._SubParsersAction) -> None:  # type: i
     p.add_argument("--width-mm", type=float, default=2400.0, help="surface width (2400)")
     p.add_argument("--height-mm", type=float, default=1300.0, help="surface depth (1300)")
     p.add_argument("--seats", type=int, default=6, help="seats (default 6)")
-    p.add_argument("-o", "--output", default="zones.yaml", help="zone config to write")
-    p.add_argument("--preview", default="calibration.png", help="image to write for checking")
+    p.add_argument(
+        "-o", "--output", default=str(CALIBRATION_DIR / "zones.yaml"), help="zone config to write"
+    )
+    p.add_argument(
+        "--preview",
+        default=str(CALIBRATION_DIR / "calibration.png"),
+        help="image to write for checking",
+    )
     p.set_defaults(run=cmd_calibrate)
 
 

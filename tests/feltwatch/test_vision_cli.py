@@ -67,13 +67,16 @@ def test_detect_without_a_model_says_which_file_is_missing(
 
 
 def test_calibrate_draws_a_grid_then_writes_zones_the_worker_accepts(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     layout = Layout()
     still = tmp_path / "still.png"
     cv2.imwrite(str(still), render(random.Random(1), 1920, 1080).image)
     grid = tmp_path / "grid.png"
     assert main(["calibrate", str(still), "--preview", str(grid)]) == 0
+    monkeypatch.chdir(tmp_path)  # told nowhere, it writes under build/, not the folder's top
+    assert main(["calibrate", str(still)]) == 0
+    assert (tmp_path / "build" / "calibration" / "calibration.png").is_file()
     assert cv2.imread(str(grid)).shape == (1080, 1920, 3)
     assert "--corners" in capsys.readouterr().out
     corners = " ".join(f"{x},{y}" for x, y in layout.zone_config()["corners_px"])  # type: ignore[attr-defined]
@@ -95,7 +98,7 @@ def test_calibrate_refuses_corners_that_enclose_nothing(
 ) -> None:
     still = tmp_path / "still.png"
     cv2.imwrite(str(still), render(random.Random(1), 640, 360).image)
-    assert main(["calibrate", str(still), "--corners", "0,0 1,0 1,1 0,1"]) == 1
+    assert main(["calibrate", str(still), "--corners", "0,0 1,0 1,1 0,1"]) == 2
     assert "--corners: the four corners enclose" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["calibrate", str(still), "--corners", "0,0 1,0"])
