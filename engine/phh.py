@@ -30,12 +30,14 @@ from engine.events import (
     Game,
     HandEnd,
     HandStart,
+    HouseRules,
     Muck,
     ShoeDraw,
     Show,
     TableConfig,
 )
 from engine.hand import BOARD_SIZE_AT, Hand
+from engine.settlement import Settlement, settle
 
 GAME_OF_VARIANT = {"NT": Game.NLHE, "FT": Game.FLHE, "PO": Game.PLO}
 VARIANT_OF_GAME = {game: variant for variant, game in GAME_OF_VARIANT.items()}
@@ -84,11 +86,27 @@ decimals or fractions)."""
 
 
 def load(path: Path) -> HandHistory:
+    """The hand of a ``.phh`` file."""
     try:
         with path.open("rb") as stream:
             hh = HandHistory.load(stream)
     except Exception as exc:  # pokerkit raises TOML, key and value errors alike
         raise PhhError(f"cannot read PHH: {exc}") from exc
+    return _checked(hh)
+
+
+def load_all(path: Path) -> list[HandHistory]:
+    """The hands of a file: one for ``.phh``, every numbered section of a ``.phhs``."""
+    if path.suffix != ".phhs":
+        return [load(path)]
+    try:
+        hands = list(HandHistory.loads_all(path.read_text(encoding="utf-8")))
+    except Exception as exc:  # as ``load``
+        raise PhhError(f"cannot read PHHS: {exc}") from exc
+    return [_checked(hh) for hh in hands]
+
+
+def _checked(hh: HandHistory) -> HandHistory:
     for name, kinds in LIST_FIELDS.items():
         value = getattr(hh, name, None)
         if value is None:
@@ -102,10 +120,11 @@ def load(path: Path) -> HandHistory:
 
 
 def iter_phh_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """The ``.phh`` files named, and those under the folders named, in sorted order."""
+    """The ``.phh`` and ``.phhs`` files named, and those under the folders named, in sorted
+    order."""
     for path in paths:
         if path.is_dir():
-            yield from sorted(path.rglob("*.phh"))
+            yield from sorted(p for p in path.rglob("*.phh*") if p.suffix in (".phh", ".phhs"))
         else:
             yield path
 
@@ -207,6 +226,7 @@ def to_events(hh: HandHistory, *, path: str = "", table: str = "phh") -> PhhHand
         bb=bb,
         ante=0 if bb_ante else max(antes),
         bb_ante=bb_ante,
+        **_rake_terms(hh.user_defined_fields, chips),
     )
     stacks = _per_seat(seats, hh.starting_stacks, "starting_stacks", chips)
     out.add(HandStart, hand=hand_id, button=seats[-1], stacks=stacks)
@@ -355,6 +375,9 @@ def from_events(config: TableConfig, events: Sequence[Event]) -> HandHistory:
     antes = [0] * count
     blinds = [0] * count
     actions: list[str] = []
+    shown_at: dict[int, int] = {}
+    """Where each seat's tabled hand is in ``actions``."""
+    killed: dict[str, str] = {}
     for event in events[1:]:
         if isinstance(event, Ante):
             antes[order.index(event.seat)] += event.amount
@@ -363,9 +386,12 @@ def from_events(config: TableConfig, events: Sequence[Event]) -> HandHistory:
         elif isinstance(event, Action):
             actions.append(_phh_action(hand, event, player[event.seat]))
         elif isinstance(event, Show):
+            shown_at[event.seat] = len(actions)
             actions.append(f"{player[event.seat]} sm {''.join(event.cards)}")
+        elif isinstance(event, Muck) and event.seat not in hand.folded and hand.round_open:
+            actions.append(f"{player[event.seat]} f")  # thrown away in the betting: a fold
         elif isinstance(event, Muck) and event.seat not in hand.shown:
-            actions.append(f"{player[event.seat]} sm")  # PHH: a tabled hand stays shown
+            actions.append(f"{player[event.seat]} sm")
         if not isinstance(event, HandEnd):
             board_before = len(hand.board)
             hand.apply(event)
@@ -377,6 +403,12 @@ def from_events(config: TableConfig, events: Sequence[Event]) -> HandHistory:
     ]
     report = hand.finish(complete=True, seq=events[-1].seq)
     finishing = report.settlement.finishing_stacks
+    for seat in _killed_winners(hand, report.settlement, shown_at):
+        # A winning hand tabled, then killed: PHH has no such step (a tabled hand stays in its
+        # showdown), so it is written as mucked there, as the pot was settled, and what it
+        # showed is kept beside.
+        killed[player[seat]] = "".join(hand.shown[seat])
+        actions[shown_at[seat]] = f"{player[seat]} sm"
     fields: dict[str, Any] = {
         "variant": variant,
         "ante_trimming_status": not config.bb_ante,
@@ -390,13 +422,59 @@ def from_events(config: TableConfig, events: Sequence[Event]) -> HandHistory:
         "seat_count": config.seats,
         "finishing_stacks": [finishing[s] for s in order] if finishing is not None else None,
     }
-    if report.settlement.rake:
-        fields["user_defined_fields"] = {"_rake": report.settlement.rake}
+    extra: dict[str, Any] = {}
+    if killed:
+        extra["_tabled_then_killed"] = killed
+    if config.rake_pct:  # the house's terms, so a replay takes the same rake (PHH has none)
+        extra |= {
+            "_rake": report.settlement.rake,
+            "_rake_percentage": str(config.rake_pct),
+            "_rake_cap": config.rake_cap,
+            "_no_flop_no_drop": config.house_rules.no_flop_no_drop,
+        }
+    if extra:
+        fields["user_defined_fields"] = extra
     if variant == "FT":
         fields.update(small_bet=config.bb, big_bet=2 * config.bb)
     else:
         fields["min_bet"] = config.bb
     return HandHistory(**fields)
+
+
+def _killed_winners(hand: Hand, settled: Settlement, tabled: Iterable[int]) -> list[int]:
+    """The seats whose hand was tabled, then killed, and would have won chips left in."""
+    killed = [seat for seat in tabled if seat in hand.mucked]
+    if not killed:
+        return []
+    kept = settle(
+        table=hand.table,
+        button=hand.button,
+        committed=hand.committed,
+        behind=hand.stacks,
+        dead_main=hand.dead_main,
+        live=[*hand.live(), *killed],
+        mucked=hand.mucked - set(killed),
+        board=hand.board,
+        shown=hand.shown,
+        rake_taken=len(hand.board) >= 3 or not hand.table.house_rules.no_flop_no_drop,
+    )
+    return [seat for seat in killed if kept.awards.get(seat, 0) > settled.awards.get(seat, 0)]
+
+
+def _rake_terms(fields: dict[str, Any], chips: Callable[[object], int]) -> dict[str, Any]:
+    """The house's rake terms a Feltwatch export writes as user-defined fields (``_rake_percentage``
+    in percent, ``_rake_cap`` in chips, 0 for none, ``_no_flop_no_drop``); none: no rake."""
+    if "_rake_percentage" not in fields:
+        return {}
+    try:
+        pct = Decimal(str(fields["_rake_percentage"]))
+        cap = chips(fields.get("_rake_cap", 0))
+    except (ArithmeticError, ValueError, TypeError):
+        raise PhhError("_rake_percentage, _rake_cap: a percentage and a number of chips") from None
+    no_drop = fields.get("_no_flop_no_drop", True)
+    if not pct.is_finite() or not 0 <= pct <= 100 or cap < 0 or not isinstance(no_drop, bool):
+        raise PhhError("_rake_percentage 0 to 100, _rake_cap 0 or more, _no_flop_no_drop a boolean")
+    return {"rake_pct": pct, "rake_cap": cap, "house_rules": HouseRules(no_flop_no_drop=no_drop)}
 
 
 def _phh_action(hand: Hand, event: Action, who: str) -> str:

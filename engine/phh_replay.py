@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.alerts import Alert
 from engine.errors import EventError
 from engine.hand import HandReport, RuleHooks
-from engine.phh import PhhError, PhhHand, load, to_events
+from engine.phh import PhhError, PhhHand, load_all, to_events
 from engine.session import play_hand
 
 
@@ -101,21 +101,26 @@ def replay_hand(hand: PhhHand) -> ReplayOutcome:
 
 
 def replay_files(paths: Iterable[Path]) -> ReplaySummary:
+    """Every hand of the files (``.phh``: one, ``.phhs``: each section)."""
     outcomes = []
     for path in paths:
         try:
-            hand = to_events(load(path), path=str(path))
+            histories = load_all(path)
         except PhhError as exc:
-            outcomes.append(
-                ReplayOutcome(
-                    path=str(path),
-                    hand=path.stem,
-                    checked=True,
-                    reproduced=False,
-                    problem=str(exc),
-                    alerts=(),
-                )
-            )
+            outcomes.append(_unread(str(path), path.stem, str(exc)))
             continue
-        outcomes.append(replay_hand(hand))
+        for number, history in enumerate(histories, start=1):
+            where = str(path) if len(histories) == 1 else f"{path} [{number}]"
+            try:
+                hand = to_events(history, path=str(path))
+            except PhhError as exc:
+                outcomes.append(_unread(where, path.stem, str(exc)))
+                continue
+            outcomes.append(replay_hand(replace(hand, path=where)))
     return ReplaySummary(outcomes=tuple(outcomes))
+
+
+def _unread(where: str, hand: str, why: str) -> ReplayOutcome:
+    return ReplayOutcome(
+        path=where, hand=hand, checked=True, reproduced=False, problem=why, alerts=()
+    )

@@ -118,7 +118,12 @@ def test_phh_export_writes_hands_pokerkit_reads_back(tmp_path: Path) -> None:
     for history in histories:
         if history.hand in ("101", "105"):
             assert not list(history)[-1].status
-    assert histories[4].user_defined_fields == {"_rake": 61}
+    assert histories[4].user_defined_fields == {
+        "_rake": 61,
+        "_rake_percentage": "5",
+        "_rake_cap": 300,
+        "_no_flop_no_drop": True,
+    }  # the house's terms, so a replay takes the same rake
     assert histories[4].finishing_stacks == [9970, 9969, 10000, 10000, 10000, 10000]
 
 
