@@ -246,6 +246,8 @@ def media(
     relative = clip.clip_path if kind == "clip" else clip.keyframe_path
     path = _media_path(request, table, relative)
     media_type = "video/x-msvideo" if kind == "clip" else "image/jpeg"
+    # Evidence seen is evidence accounted for: who looked at which clip or key frame, and when.
+    audit(request, who, f"view {kind}", f"alert {alert_id}", f"table {table} hand {hand} {camera}")
     return FileResponse(path, media_type=media_type, filename=path.name)
 
 

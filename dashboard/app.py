@@ -113,8 +113,9 @@ def page(
     context: dict[str, Any] | None = None,
     status_code: int = 200,
 ) -> Response:
+    zone = request.app.state.settings.timezone
     return templates.TemplateResponse(
-        request, name, {"who": who, **(context or {})}, status_code=status_code
+        request, name, {"who": who, "timezone": zone, **(context or {})}, status_code=status_code
     )
 
 

@@ -24,6 +24,8 @@ class Settings:
     """The demo allows short passwords (its account is printed on the console)."""
     login_attempts: int = 5
     login_window_s: float = 300.0
+    timezone: str = ""
+    """The casino's time zone (IANA name) the pages show times in; empty: the browser's."""
     trusted_proxies: frozenset[str] = frozenset()
     """Addresses of the reverse proxies in front of the dashboard: only from them is
     ``X-Forwarded-For`` believed (the login limit and the audit log go by the address)."""

@@ -45,6 +45,7 @@ def run(config: CentralConfig, config_path: Path) -> int:
             acknowledge=ingest.acknowledge,
             secure_cookies=section.secure_cookies,
             trusted_proxies=frozenset(section.trusted_proxies),
+            timezone=section.timezone,
         ),
     )
     try:

@@ -16,6 +16,7 @@ import argparse
 import difflib
 import sys
 import typing
+import zoneinfo
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
@@ -148,6 +149,19 @@ class DashboardSection(_Strict):
     demo_account: bool = False
     """``feltwatch demo`` only: an admin account ``demo`` with the password ``demo``. Anywhere
     else, create accounts with ``feltwatch users add``: there is no default password."""
+    timezone: str = ""
+    """The casino's time zone (an IANA name, ``Europe/Madrid``): the pages show times in it.
+    Empty: each browser's own."""
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        if value:
+            try:
+                zoneinfo.ZoneInfo(value)
+            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+                raise ValueError(f"{value!r} is not a time zone (e.g. Europe/Madrid)") from None
+        return value
 
 
 class CentralLinkSection(_Strict):

@@ -103,6 +103,7 @@ def run(config: Config, config_path: Path) -> int:
         secure_cookies=config.dashboard.secure_cookies,
         demo=config.dashboard.demo_account,
         trusted_proxies=frozenset(config.dashboard.trusted_proxies),
+        timezone=config.dashboard.timezone,
     )
     try:
         serve(create_app(store, settings), config.dashboard, config_path, f"[{config.table.name}]")

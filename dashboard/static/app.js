@@ -26,10 +26,15 @@ function text(tag, value, cls) {
   return el;
 }
 
+const ZONE = document.querySelector('meta[name="timezone"]')?.content || undefined;
+// The casino's time zone when the appliance names one, else the browser's.
+
 function showTimes(root) {
   for (const el of (root || document).querySelectorAll("[data-ts]")) {
     const ts = parseFloat(el.dataset.ts);
-    el.textContent = Number.isFinite(ts) ? new Date(ts * 1000).toLocaleString() : "";
+    el.textContent = Number.isFinite(ts)
+      ? new Date(ts * 1000).toLocaleString(undefined, {timeZone: ZONE})
+      : "";
   }
 }
 

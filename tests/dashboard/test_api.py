@@ -129,6 +129,18 @@ def test_acknowledge_and_resolve_reach_the_store_the_light_and_the_audit_log(sit
     assert ("super1", "login") in actions
 
 
+def test_every_look_at_a_clip_or_key_frame_is_in_the_audit_log(site: Site) -> None:
+    client = site.client("viewer1")
+    alert = site.store.alerts()[-1]
+    clip = site.store.clips(alert.id)[0]
+    media = f"/api/hands/{alert.table}/{alert.hand}/media/{alert.id}/{clip.camera}"
+    for kind in ("clip", "keyframe"):
+        assert client.get(f"{media}/{kind}").status_code == 200
+    looked = [(a.user, a.action, a.target) for a in site.store.audit_log()]
+    for kind in ("clip", "keyframe"):
+        assert ("viewer1", f"view {kind}", f"alert {alert.id}") in looked
+
+
 def test_a_change_without_the_csrf_token_is_refused(site: Site) -> None:
     client = site.client("super1")
     alert = site.store.alerts()[0]

@@ -10,7 +10,9 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 import uvicorn
@@ -42,6 +44,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+ZONE = "Asia/Kathmandu"
+"""The casino's time zone the pages show times in (a quarter-hour offset: unlike the browser's)."""
+
+
 class Served:
     def __init__(self, folder: Path) -> None:
         self.table: Table = write_table(folder)
@@ -66,7 +72,8 @@ class Served:
         )
         self.feed = Feed(self.store, [files]).start()
         self.light = LightLink(paths(self.config)["socket"])
-        app = create_app(self.store, Settings(tables={files.table: files}, acknowledge=self.light))
+        settings = Settings(tables={files.table: files}, acknowledge=self.light, timezone=ZONE)
+        app = create_app(self.store, settings)
         self.port = free_port()
         self.server = uvicorn.Server(
             uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
@@ -147,6 +154,13 @@ def test_log_in_see_a_new_alert_acknowledge_review_and_download(
     page.wait_for_url(f"{served.url}/hands/{served.table.name}/{hand}")
     assert page.locator("tr[data-alert]", has_text=alert.message).count() == 1
     assert page.locator("table.timeline tr").count() > 10
+    # Each event at its wall-clock time in the casino's zone (UTC+5:45 there: its minutes are
+    # not the browser's), and its time into the hand.
+    started = served.store.hand(served.table.name, hand).started_at  # type: ignore[union-attr]
+    first = page.locator("table.timeline tbody tr").first
+    shown = first.locator("td.time").inner_text()
+    assert datetime.fromtimestamp(started, ZoneInfo(ZONE)).strftime("%M:%S") in shown, shown
+    assert first.locator("td").nth(2).inner_text() == "+0.0 s"
     with page.expect_download() as info:
         page.click("a.bundle")
     bundle = tmp_path / "bundle.zip"

@@ -59,6 +59,8 @@ def test_the_table_example_names_the_zone_files_it_still_needs(
         ("table: {name: T, seat: 6, sb: 5, bb: 10}\ncameras: [{name: a, source: demo, zonez: z}]",
          ["table.seat: unknown key (did you mean 'seats'?)",
           "cameras[0].zonez: unknown key (did you mean 'zones'?)"]),
+        ("table: {name: T, sb: 5, bb: 10}\ndashboard: {timezone: Mars/Olympus}",
+         ["dashboard.timezone: Value error, 'Mars/Olympus' is not a time zone"]),
         ("table: {name: T, sb: 5, bb: 10}\ndashbord: {port: 80}",
          ["dashbord: unknown key (did you mean 'dashboard'?)"]),
         ("cameras: []", ["table: Field required"]),
