@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
@@ -158,6 +158,42 @@ def resolve(request: Request, alert_id: str, body: Resolution, who: Supervisor) 
         raise HTTPException(409, str(exc)) from None
     audit(request, who, "resolve", f"alert {alert_id}", body.note)
     return alert_json(row)
+
+
+class Several(BaseModel):
+    """Several alerts acknowledged, or resolved with one note, at once."""
+
+    ids: list[Annotated[str, Field(max_length=200)]] = Field(min_length=1, max_length=500)
+    action: Literal["acknowledge", "resolve"]
+    note: str = Field(default="", max_length=4000)
+
+
+@router.post("/alerts/bulk")
+def several(request: Request, body: Several, who: Supervisor) -> dict[str, Any]:
+    """Each alert as its own button would (the light told, each audited); those that cannot be
+    (no such alert, resolved already) are listed with why, and the rest are done."""
+    if body.action == "resolve" and not body.note.strip():
+        raise HTTPException(422, "a note is needed to resolve")
+    store = store_of(request)
+    done: list[dict[str, Any]] = []
+    skipped: list[dict[str, str]] = []
+    for alert_id in dict.fromkeys(body.ids):
+        if store.alert(alert_id) is None:
+            skipped.append({"id": alert_id, "why": "no such alert"})
+            continue
+        if body.action == "acknowledge":
+            row = store.acknowledge(alert_id, who.name, time.time())
+            settings_of(request).acknowledge(row.table, alert_id, who.name)
+            audit(request, who, "acknowledge", f"alert {alert_id}", "several at once")
+        else:
+            try:
+                row = store.resolve(alert_id, who.name, body.note, time.time())
+            except StoreError as exc:
+                skipped.append({"id": alert_id, "why": str(exc)})
+                continue
+            audit(request, who, "resolve", f"alert {alert_id}", body.note)
+        done.append(alert_json(row))
+    return {"done": done, "skipped": skipped}
 
 
 # --- hands ---

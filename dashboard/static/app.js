@@ -50,6 +50,12 @@ function statusText(a) {
 function actions(cell, a) {
   cell.replaceChildren();
   if (!canAct) return;
+  if (a.status !== "resolved") {
+    const pick = document.createElement("input");
+    pick.type = "checkbox"; pick.className = "pick";
+    pick.setAttribute("aria-label", `select alert ${a.id}`);
+    cell.append(pick);
+  }
   if (a.status === "open") cell.append(text("button", "Acknowledge", "ack"));
   if (a.status !== "resolved") {
     const note = document.createElement("input");
@@ -106,7 +112,50 @@ function onAlert(a) {
 
 function onAlertStatus(a) {
   for (const tr of document.querySelectorAll(`[data-alert="${CSS.escape(a.id)}"]`)) updateRow(tr, a);
+  showPicked();
 }
+
+// Several alerts at once: the rows picked, acknowledged or resolved with one note.
+function picked() {
+  return [...new Set([...document.querySelectorAll("input.pick:checked")].map(
+    (box) => box.closest("[data-alert]").dataset.alert))];
+}
+
+function showPicked() {
+  const ids = picked();
+  for (const bar of document.querySelectorAll("[data-bulk]")) {
+    bar.hidden = ids.length === 0;
+    bar.querySelector("[data-picked]").textContent = String(ids.length);
+  }
+}
+
+document.addEventListener("change", (ev) => {
+  if (ev.target.matches("input.pick")) showPicked();
+});
+
+document.addEventListener("click", async (ev) => {
+  const button = ev.target.closest("button.bulk-ack, button.bulk-resolve");
+  if (!button) return;
+  const bar = button.closest("[data-bulk]");
+  const resolve = button.classList.contains("bulk-resolve");
+  const note = bar.querySelector("input.bulk-note").value.trim();
+  if (resolve && !note) { bar.querySelector("input.bulk-note").focus(); return; }
+  button.disabled = true;
+  try {
+    const out = await api("POST", "/api/alerts/bulk",
+      { ids: picked(), action: resolve ? "resolve" : "acknowledge", note });
+    for (const a of out.done) onAlertStatus(a);
+    if (out.skipped.length) {
+      bar.hidden = false;
+      bar.querySelector("[data-picked]").textContent =
+        `${out.skipped.length} not done (${out.skipped[0].why})`;
+    }
+  } catch (err) {
+    bar.querySelector("[data-picked]").textContent = "error: " + err.message;
+  } finally {
+    button.disabled = false;
+  }
+});
 
 document.addEventListener("click", async (ev) => {
   const button = ev.target.closest("button.ack, button.resolve");

@@ -41,6 +41,7 @@ def routes(site: Site) -> list[tuple[str, str, Role | None, dict[str, object] | 
         ("GET", f"/api/alerts/{alert}", Role.VIEWER, None),
         ("POST", f"/api/alerts/{alert}/ack", Role.SUPERVISOR, None),
         ("POST", f"/api/alerts/{alert}/resolve", Role.SUPERVISOR, {"note": "checked on video"}),
+        ("POST", "/api/alerts/bulk", Role.SUPERVISOR, {"ids": [alert], "action": "acknowledge"}),
         ("GET", "/api/hands", Role.VIEWER, None),
         ("GET", f"/api/hands/{table}/{hand}", Role.VIEWER, None),
         ("GET", f"{media}/clip", Role.VIEWER, None),
@@ -127,6 +128,43 @@ def test_acknowledge_and_resolve_reach_the_store_the_light_and_the_audit_log(sit
     actions = [(a.user, a.action) for a in site.store.audit_log()]
     assert ("super1", "acknowledge") in actions and ("super1", "resolve") in actions
     assert ("super1", "login") in actions
+
+
+def test_several_alerts_are_acknowledged_or_resolved_with_one_note(site: Site) -> None:
+    client = site.client("super1")
+    ids = [a.id for a in site.store.alerts(status="open")][:3]
+    assert len(ids) == 3
+    done = client.post("/api/alerts/bulk", json={"ids": ids[:2], "action": "acknowledge"},
+                       headers=csrf(client)).json()  # fmt: skip
+    assert [a["status"] for a in done["done"]] == ["acknowledged"] * 2 and done["skipped"] == []
+    assert [call[1] for call in site.lights.calls] == ids[:2]  # each table's light told
+    refused = client.post("/api/alerts/bulk", json={"ids": ids, "action": "resolve", "note": " "},
+                          headers=csrf(client))  # fmt: skip
+    assert refused.status_code == 422  # resolving needs a note
+    done = client.post(
+        "/api/alerts/bulk",
+        json={"ids": [*ids, "no-such-alert"], "action": "resolve", "note": "one dealer, retrained"},
+        headers=csrf(client),
+    ).json()
+    assert [a["note"] for a in done["done"]] == ["one dealer, retrained"] * 3
+    assert done["skipped"] == [{"id": "no-such-alert", "why": "no such alert"}]
+    again = client.post("/api/alerts/bulk", json={"ids": ids[:1], "action": "resolve",
+                        "note": "x"}, headers=csrf(client)).json()  # fmt: skip
+    assert again["done"] == [] and "resolved already" in again["skipped"][0]["why"]
+    audited = [(a.action, a.target) for a in site.store.audit_log() if a.user == "super1"]
+    for alert_id in ids:
+        assert ("resolve", f"alert {alert_id}") in audited
+    assert site.client("viewer1").post(
+        "/api/alerts/bulk", json={"ids": ids, "action": "acknowledge"}, headers=csrf(client)
+    ).status_code in (401, 403)
+
+
+def test_the_floor_counts_the_open_alerts_by_table_and_severity(site: Site) -> None:
+    open_alerts = site.store.alerts(status="open")
+    html = site.client("viewer1").get("/").text
+    assert "Open alerts by table" in html
+    assert f'data-open-table="{site.table.name}"' in html
+    assert f"<td>{len(open_alerts)}</td></tr>" in html
 
 
 def test_every_look_at_a_clip_or_key_frame_is_in_the_audit_log(site: Site) -> None:

@@ -190,3 +190,34 @@ def test_a_viewer_sees_no_acknowledge_button_and_the_live_table_shows_the_hand(
     page.locator("[data-health] tr", has_text="camera:overhead").wait_for()
     page.locator("[data-fill] tr[data-alert]").first.wait_for()
     assert page.locator("button.ack").count() == 0
+
+
+def test_a_supervisor_acknowledges_then_resolves_several_alerts_at_once(
+    served: Served, page: Page
+) -> None:
+    page.goto(served.url + "/")
+    page.fill("input[name=username]", "sup")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(served.url + "/")
+    assert page.locator("table.open-summary tr[data-open-table]").count() == 1
+    rows = page.locator("tr[data-alert][data-status=open]")
+    ids = [rows.nth(i).get_attribute("data-alert") for i in range(3)]
+    bar = page.locator("[data-bulk]")
+    assert bar.is_hidden()
+    for alert_id in ids[:2]:
+        page.locator(f'tr[data-alert="{alert_id}"] input.pick').check()
+    assert bar.locator("[data-picked]").inner_text() == "2"
+    bar.locator("button.bulk-ack").click()
+    for alert_id in ids[:2]:
+        page.locator(f'tr[data-alert="{alert_id}"][data-status=acknowledged]').wait_for()
+    assert bar.is_hidden()  # nothing picked any more
+    for alert_id in ids:
+        page.locator(f'tr[data-alert="{alert_id}"] input.pick').check()
+    bar.locator("input.bulk-note").fill("replayed on video: one dealer, retrained")
+    bar.locator("button.bulk-resolve").click()
+    for alert_id in ids:
+        page.locator(f'tr[data-alert="{alert_id}"][data-status=resolved]').wait_for()
+    stored = {a.id: (a.status, a.note) for a in served.store.alerts()}
+    for alert_id in ids:
+        assert stored[alert_id] == ("resolved", "replayed on video: one dealer, retrained")
