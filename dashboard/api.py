@@ -272,19 +272,34 @@ def hand(request: Request, table: str, hand: str, who: Viewer) -> dict[str, Any]
 def media(
     request: Request, table: str, hand: str, alert_id: str, camera: str, kind: str, who: Viewer
 ) -> FileResponse:
-    """A clip (``clip``, Motion-JPEG AVI) or key frame (``keyframe``, JPEG) of an alert."""
-    if kind not in ("clip", "keyframe"):
-        raise HTTPException(404, "kind is clip or keyframe")
+    """An alert's clip (``clip``: the Motion-JPEG AVI, the evidence as recorded, a download;
+    ``play``: the same clip as H.264 MP4, played in the page, ranges served for seeking) or key
+    frame (``keyframe``, JPEG)."""
+    if kind not in MEDIA:
+        raise HTTPException(404, "kind is clip, play or keyframe")
     clip = next((c for c in store_of(request).clips(alert_id) if c.camera == camera), None)
     alert_row = store_of(request).alert(alert_id)
     if clip is None or alert_row is None or (alert_row.table, alert_row.hand) != (table, hand):
         raise HTTPException(404, "no such clip")
-    relative = clip.clip_path if kind == "clip" else clip.keyframe_path
-    path = _media_path(request, table, relative)
-    media_type = "video/x-msvideo" if kind == "clip" else "image/jpeg"
-    # Evidence seen is evidence accounted for: who looked at which clip or key frame, and when.
-    audit(request, who, f"view {kind}", f"alert {alert_id}", f"table {table} hand {hand} {camera}")
+    field, media_type = MEDIA[kind]
+    path = _media_path(request, table, getattr(clip, field))
+    # Evidence seen is evidence accounted for: who looked at which clip or key frame, and when
+    # (a player's range requests after its first are the same look).
+    if kind != "play" or request.headers.get("range", "bytes=0-").startswith("bytes=0-"):
+        audit(
+            request, who, f"view {kind}", f"alert {alert_id}", f"table {table} hand {hand} {camera}"
+        )
+    if kind == "play":
+        return FileResponse(path, media_type=media_type)
     return FileResponse(path, media_type=media_type, filename=path.name)
+
+
+MEDIA = {
+    "clip": ("clip_path", "video/x-msvideo"),
+    "play": ("play_path", "video/mp4"),
+    "keyframe": ("keyframe_path", "image/jpeg"),
+}
+"""Each kind of an alert's media: the clip row's field and the file's type."""
 
 
 def _media_path(request: Request, table: str, relative: str) -> Path:

@@ -125,6 +125,9 @@ class Applier:
                 camera=rows.text(row, "camera", ""),
                 clip_path=rows.text(row, "clip") if row.get("clip") else "",
                 keyframe_path=rows.text(row, "key_frame") if row.get("key_frame") else "",
+                play_path=rows.text(row, "play") if row.get("play") else "",
+                start_s=(rows.optional_integer(row, "from_ns") or 0) / 1e9,
+                alert_s=(rows.optional_integer(row, "proved_ns") or 0) / 1e9,
             )
         )
 

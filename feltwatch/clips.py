@@ -4,6 +4,7 @@ the zones drawn, the seat's zones in red and the alert written across the top. S
 hand:
 
     <recording dir>/clips/<table>/hand-<hand>/<seq>-<rule>-<camera>.avi  and  ...-key.jpg
+    (and ``.mp4``: the clip as H.264, which browsers play; the AVI is the evidence as recorded)
     <recording dir>/clips/<table>/clips.jsonl   one line per clip: alert, camera, files, frames
 
 Alerts proved within a clip already cut for the same hand share it (each still gets its key
@@ -29,7 +30,7 @@ import numpy as np
 from engine.alerts import Alert, alert_id
 from feltwatch.engine_core import Proved
 from vision.overlay import draw_caption, draw_zones
-from vision.recorder import copy_between, covered_until, frames_between
+from vision.recorder import copy_between, covered_until, frames_between, playable
 from vision.zones import ZoneMap
 
 CLIP_NICE = 10
@@ -73,8 +74,8 @@ class ClipMaker:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="clips", daemon=True)
         self.made: list[dict[str, object]] = []
-        self._clips: dict[tuple[str, str], tuple[int, int, str, int]] = {}
-        """(hand, camera) -> the last clip cut: from, to, path, frames."""
+        self._clips: dict[tuple[str, str], tuple[int, int, str, int, str]] = {}
+        """(hand, camera) -> the last clip cut: from, to, path, frames, the browser's copy."""
 
     def start(self) -> ClipMaker:
         self._thread.start()
@@ -146,7 +147,9 @@ class ClipMaker:
             hand_folder.mkdir(parents=True, exist_ok=True)
             if shared is not None and shared[0] <= proved <= shared[1] - SHARE_MARGIN_NS:
                 # An alert of the same moment: its clip is the one already cut.
-                row["from_ns"], row["to_ns"], row["clip"], row["frames"] = shared
+                row["from_ns"], row["to_ns"], row["clip"], row["frames"], play = shared
+                if play:
+                    row["play"] = play
                 row["shared"] = True
                 best = self._nearest(camera, proved)
             else:
@@ -155,11 +158,15 @@ class ClipMaker:
                 row["frames"] = frames
                 if frames:
                     row["clip"] = str(clip.relative_to(self.root))
+                    mp4 = clip.with_suffix(".mp4")  # for the browser (the AVI is the evidence)
+                    if playable(clip, mp4):
+                        row["play"] = str(mp4.relative_to(self.root))
                     self._clips[(alert.hand, camera)] = (
                         job.start_ns,
                         job.end_ns,
                         row["clip"],
                         frames,
+                        str(row.get("play", "")),
                     )
             if best is not None:
                 cv2.imwrite(str(key), self._key_frame(best, camera, alert))

@@ -255,6 +255,42 @@ def copy_between(
     return frames, _decoded(nearest[1]) if nearest is not None else None
 
 
+PLAY_FPS_MAX = 30
+
+
+def playable(clip: Path, out: Path) -> bool:
+    """``clip`` (Motion-JPEG AVI, which browsers do not play) encoded again as H.264 in MP4 with
+    its index first (``faststart``: a browser plays and seeks it as it loads), at the clip's frame
+    rate, its sides cut to even numbers; False when the clip holds no frame. A failed write
+    raises ``OSError`` naming the file."""
+    frames = 0
+    try:
+        with av.open(str(clip)) as source:
+            stream = source.streams.video[0]
+            rate = stream.average_rate or stream.guessed_rate or 5
+            rate = min(rate, PLAY_FPS_MAX)
+            width, height = (
+                stream.codec_context.width // 2 * 2,
+                stream.codec_context.height // 2 * 2,
+            )
+            with av.open(str(out), "w", format="mp4", options={"movflags": "+faststart"}) as sink:
+                video = sink.add_stream("libx264", rate=rate)
+                video.width, video.height, video.pix_fmt = width, height, "yuv420p"
+                video.options = {"crf": "23", "preset": "veryfast"}
+                for frame in source.decode(stream):
+                    image = frame.to_ndarray(format="rgb24")[:height, :width]
+                    picture = av.VideoFrame.from_ndarray(image, format="rgb24")
+                    picture.pts = frames
+                    sink.mux(video.encode(picture.reformat(format="yuv420p")))
+                    frames += 1
+                sink.mux(video.encode(None))
+    except av.error.FFmpegError as exc:
+        raise OSError(f"{out}: {exc}") from exc
+    if not frames:
+        out.unlink(missing_ok=True)
+    return frames > 0
+
+
 def covered_until(folder: Path) -> int | None:
     """The capture time of the last frame in a closed segment (None: nothing closed yet)."""
     closed = [s for s in segments(folder) if s.closed]

@@ -48,11 +48,13 @@ function statusText(a) {
 }
 
 function actions(cell, a) {
+  // (a row picked stays picked when its status changes: a live update must not undo a pick)
+  const wasPicked = Boolean(cell.querySelector("input.pick")?.checked);
   cell.replaceChildren();
   if (!canAct) return;
   if (a.status !== "resolved") {
     const pick = document.createElement("input");
-    pick.type = "checkbox"; pick.className = "pick";
+    pick.type = "checkbox"; pick.className = "pick"; pick.checked = wasPicked;
     pick.setAttribute("aria-label", `select alert ${a.id}`);
     cell.append(pick);
   }
@@ -144,6 +146,7 @@ document.addEventListener("click", async (ev) => {
   try {
     const out = await api("POST", "/api/alerts/bulk",
       { ids: picked(), action: resolve ? "resolve" : "acknowledge", note });
+    for (const box of document.querySelectorAll("input.pick:checked")) box.checked = false;
     for (const a of out.done) onAlertStatus(a);
     if (out.skipped.length) {
       bar.hidden = false;
@@ -176,6 +179,34 @@ document.addEventListener("click", async (ev) => {
   } catch (err) {
     button.disabled = false;
     tr.querySelector(".status").textContent = "error: " + err.message;
+  }
+});
+
+// --- the review page: clips played in the page, each event's moment ------------------------
+
+function seekPlayers(t, only) {
+  // Each player (or ``only``) to the moment ``t`` (the camera's clock, seconds), if its clip
+  // holds it.
+  for (const video of only ? [only] : document.querySelectorAll("video.player")) {
+    const at = t - parseFloat(video.dataset.start);
+    if (!(at >= 0) || (Number.isFinite(video.duration) && at > video.duration)) continue;
+    video.pause();
+    video.currentTime = at;
+  }
+}
+
+document.addEventListener("click", (ev) => {
+  const toAlert = ev.target.closest("button.to-alert");
+  if (toAlert) {
+    const video = toAlert.closest("figure").querySelector("video.player");
+    seekPlayers(parseFloat(video.dataset.alertAt), video);
+    return;
+  }
+  const row = ev.target.closest("table.timeline tr[data-t]");
+  if (row && !ev.target.closest("a")) {
+    for (const other of document.querySelectorAll("table.timeline tr.at")) other.classList.remove("at");
+    row.classList.add("at");
+    seekPlayers(parseFloat(row.dataset.t));
   }
 });
 

@@ -89,6 +89,12 @@ class ClipRow:
     camera: str
     clip_path: str
     keyframe_path: str
+    play_path: str = ""
+    """The clip as H.264 MP4, for the browser ("": none)."""
+    start_s: float = 0.0
+    """The clip's first moment, in the camera's clock (the hand's events' ``ts_ms`` / 1000)."""
+    alert_s: float = 0.0
+    """The moment of the input that proved the alert, same clock."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -242,9 +242,17 @@ class SqlStore:
     def put_clip(self, row: ClipRow) -> None:
         with self._tx() as db:
             db.execute(
-                "INSERT INTO clips (alert_id, camera, clip_path, keyframe_path)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (row.alert_id, row.camera, row.clip_path, row.keyframe_path),
+                "INSERT INTO clips (alert_id, camera, clip_path, keyframe_path, play_path,"
+                " start_s, alert_s) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (
+                    row.alert_id,
+                    row.camera,
+                    row.clip_path,
+                    row.keyframe_path,
+                    row.play_path,
+                    row.start_s,
+                    row.alert_s,
+                ),
             )
 
     def put_health(self, row: HealthRow) -> None:
@@ -463,6 +471,9 @@ class SqlStore:
                 camera=r["camera"],
                 clip_path=r["clip_path"],
                 keyframe_path=r["keyframe_path"],
+                play_path=r["play_path"],
+                start_s=float(r["start_s"]),
+                alert_s=float(r["alert_s"]),
             )
             for r in rows
         ]

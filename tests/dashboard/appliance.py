@@ -21,6 +21,7 @@ from engine.session import TableSession
 from feltwatch.engine_main import hand_row
 from feltwatch.live_view import LiveView
 from tests.eventlog import SHARED
+from vision.recorder import playable
 
 REAL = sorted(phh.iter_phh_files([SHARED / "data" / "phh"]))
 T0 = 1_790_000_000.0
@@ -100,24 +101,38 @@ def write_table(
     return table
 
 
+CLIP_FRAMES = 20
+CLIP_FPS = 5
+PROVED_AFTER_S = 2.0
+"""The alert's proof lies this far into its clip (4 s long)."""
+
+
 def add_clip(table: Table, alert: Alert, camera: str = "overhead") -> tuple[Path, Path]:
-    """A real Motion-JPEG clip and key frame for ``alert``, listed as the clip maker lists them."""
+    """A real Motion-JPEG clip, its H.264 copy for the browser and a key frame for ``alert``,
+    listed as the clip maker lists them (the proof 2 s into the clip, at its event's time)."""
     folder = table.media_root / "clips" / table.name / f"hand-{alert.hand}"
     folder.mkdir(parents=True, exist_ok=True)
     clip, key = folder / f"{alert.seq}-{alert.rule}-{camera}.avi", folder / "key.jpg"
-    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"MJPG"), 5, (64, 48))
-    for i in range(5):
-        writer.write(np.full((48, 64, 3), 40 * i, np.uint8))
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"MJPG"), CLIP_FPS, (64, 48))
+    for i in range(CLIP_FRAMES):
+        writer.write(np.full((48, 64, 3), 10 * i, np.uint8))
     writer.release()
+    play = clip.with_suffix(".mp4")
+    assert playable(clip, play)
     cv2.imwrite(str(key), np.full((48, 64, 3), 128, np.uint8))
+    proved = next(e for e in table.events if e.seq == alert.seq).ts_ms * 1_000_000
     row = {
         "table": table.name,
         "alert": alert_id(table.name, alert.to_json()),
         "hand": alert.hand,
         "camera": camera,
         "clip": str(clip.relative_to(table.media_root)),
+        "play": str(play.relative_to(table.media_root)),
         "key_frame": str(key.relative_to(table.media_root)),
-        "frames": 5,
+        "frames": CLIP_FRAMES,
+        "from_ns": proved - int(PROVED_AFTER_S * 1e9),
+        "to_ns": proved + int((CLIP_FRAMES / CLIP_FPS - PROVED_AFTER_S) * 1e9),
+        "proved_ns": proved,
     }
     with (table.media_root / "clips" / table.name / "clips.jsonl").open("a") as manifest:
         manifest.write(json.dumps(row) + "\n")

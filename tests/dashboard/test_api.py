@@ -46,6 +46,7 @@ def routes(site: Site) -> list[tuple[str, str, Role | None, dict[str, object] | 
         ("GET", f"/api/hands/{table}/{hand}", Role.VIEWER, None),
         ("GET", f"{media}/clip", Role.VIEWER, None),
         ("GET", f"{media}/keyframe", Role.VIEWER, None),
+        ("GET", f"{media}/play", Role.VIEWER, None),
         ("GET", f"/api/export/hands/{table}/{hand}.zip", Role.SUPERVISOR, None),
         ("GET", f"/api/export/search.csv?table={table}", Role.SUPERVISOR, None),
         ("GET", "/api/stream?after=-1", Role.VIEWER, None),
@@ -172,11 +173,14 @@ def test_every_look_at_a_clip_or_key_frame_is_in_the_audit_log(site: Site) -> No
     alert = site.store.alerts()[-1]
     clip = site.store.clips(alert.id)[0]
     media = f"/api/hands/{alert.table}/{alert.hand}/media/{alert.id}/{clip.camera}"
-    for kind in ("clip", "keyframe"):
+    for kind in ("clip", "keyframe", "play"):
         assert client.get(f"{media}/{kind}").status_code == 200
+    # The browser's player asks for ranges as it plays and seeks: one look, audited once.
+    played = client.get(f"{media}/play", headers={"Range": "bytes=100-"})
+    assert played.status_code == 206 and played.headers["content-type"] == "video/mp4"
     looked = [(a.user, a.action, a.target) for a in site.store.audit_log()]
-    for kind in ("clip", "keyframe"):
-        assert ("viewer1", f"view {kind}", f"alert {alert.id}") in looked
+    for kind in ("clip", "keyframe", "play"):
+        assert looked.count(("viewer1", f"view {kind}", f"alert {alert.id}")) == 1
 
 
 def test_a_change_without_the_csrf_token_is_refused(site: Site) -> None:

@@ -31,7 +31,14 @@ from feltwatch.dashboard_main import LightLink
 from feltwatch.engine_core import Proved
 from feltwatch.engine_main import FanOut, paths
 from feltwatch.ipc import ObservationServer
-from tests.dashboard.appliance import Table, add_clip, write_table
+from tests.dashboard.appliance import (
+    CLIP_FPS,
+    CLIP_FRAMES,
+    PROVED_AFTER_S,
+    Table,
+    add_clip,
+    write_table,
+)
 from tests.dashboard.conftest import PASSWORD
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -221,3 +228,35 @@ def test_a_supervisor_acknowledges_then_resolves_several_alerts_at_once(
     stored = {a.id: (a.status, a.note) for a in served.store.alerts()}
     for alert_id in ids:
         assert stored[alert_id] == ("resolved", "replayed on video: one dealer, retrained")
+
+
+def test_a_clip_plays_in_the_page_and_seeks_to_the_alert_and_to_each_event(
+    served: Served, page: Page
+) -> None:
+    hand, _ = served.table.alerts[0]  # the alert with a clip
+    page.goto(served.url + f"/hands/{served.table.name}/{hand}")
+    page.fill("input[name=username]", "sup")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(served.url + f"/hands/{served.table.name}/{hand}")
+    video = page.locator("video.player")
+    video.wait_for()
+    page.wait_for_function("document.querySelector('video.player').readyState >= 1")
+    assert page.evaluate("document.querySelector('video.player').duration") == pytest.approx(
+        CLIP_FRAMES / CLIP_FPS, abs=0.3
+    )
+    page.click("button.to-alert")
+    at = page.evaluate("document.querySelector('video.player').currentTime")
+    assert at == pytest.approx(PROVED_AFTER_S, abs=0.25)
+    # An event of the hand within the clip: its row seeks the player to its moment.
+    start = float(video.get_attribute("data-start") or 0)
+    rows = page.locator("table.timeline tr[data-t]")
+    times = [float(rows.nth(i).get_attribute("data-t") or 0) for i in range(rows.count())]
+    inside = [i for i, t in enumerate(times) if 0.3 < t - start < CLIP_FRAMES / CLIP_FPS - 0.3]
+    assert inside, "no event of the hand within the clip"
+    chosen = next((i for i in inside if abs(times[i] - start - at) > 0.5), inside[0])
+    rows.nth(chosen).click()
+    moved = page.evaluate("document.querySelector('video.player').currentTime")
+    assert moved == pytest.approx(times[chosen] - start, abs=0.25)
+    looked = [(a.user, a.action) for a in served.store.audit_log()]
+    assert ("sup", "view play") in looked

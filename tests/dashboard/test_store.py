@@ -49,6 +49,7 @@ def test_migrations_apply_once(store: SqlStore) -> None:
         "0001_initial.sql",
         f"0002_audit_append_only.{store.dialect}.sql",
         "0003_quarantine.sql",
+        "0004_clip_player.sql",
     ]
 
 
