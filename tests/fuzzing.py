@@ -303,6 +303,8 @@ def http_feed() -> tuple[Feed, list[bytes]]:
         b"GET /api/stream?after=0\nLast-Event-ID: 5\n\n",
         b"GET /api/export/search.csv?limit=3\n\n",
         b"GET /hands?table=t1\n\n",
+        b'POST /api/alerts/bulk\ncontent-type: application/json\n\n{"ids": ["x1"], '
+        b'"action": "resolve", "note": "ok"}',
     ]
     return feed, seeds
 
