@@ -178,6 +178,12 @@ def recorder_for(config: Config, camera: CameraSection) -> RecordingThread | Non
     return RecordingThread(recorder)  # the frame loop never waits for the encoder
 
 
+NO_IMAGES_TRUTH = (
+    "no picture: the demo reads the renderer's ground truth (--vision truth), so nothing is "
+    "drawn, recorded or cut into clips"
+)
+
+
 def run(config: Config, camera: CameraSection, config_path: Path) -> int:
     from vision.quality import ViewQuality
     from vision.zones import ZoneError, ZoneMap
@@ -205,7 +211,7 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
             return observer.update(seen, shot.ts_ns)  # type: ignore[arg-type]
 
         def figures() -> tuple[list[object], dict[str, object]]:
-            return seen, {"passes": passes[0] // 3}
+            return seen, {"passes": passes[0] // 3, "no_images": NO_IMAGES_TRUTH}
 
     else:
         import cv2

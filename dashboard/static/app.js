@@ -223,6 +223,7 @@ const FIGURES = [
   ["recording_error", (v) => (v ? `recording: ${v}` : "")],
   ["queue_bytes", (v) => (v ? `${Math.round(v / 1024)} KiB queued` : "")],
   ["dropped", (v) => (v ? `${v} lines dropped` : "")],
+  ["no_images", (v) => v || ""],
 ];
 
 function healthDetail(detail) {
@@ -263,6 +264,12 @@ function renderTable(state) {
     return tr;
   }));
   const cams = root.querySelector("[data-cameras]");
+  if (!state.cameras.length) {  // say why there is no picture
+    const why = state.health.map((h) => (h.detail || {}).no_images).find(Boolean);
+    cams.replaceChildren(text("p", why || "No camera has sent a picture yet.", "no-camera"));
+  } else {
+    cams.querySelector("p.no-camera")?.remove();
+  }
   for (const name of state.cameras) {
     let img = cams.querySelector(`img[data-camera="${CSS.escape(name)}"]`);
     if (!img) {

@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import numpy as np
 import pytest
 import uvicorn
 from playwright.sync_api import Page, sync_playwright
@@ -26,11 +27,13 @@ from dashboard.settings import Settings
 from dashboard.store import Role
 from dashboard.store.sqlite import SqliteStore
 from engine.inputs import AlertAcknowledged
+from feltwatch.camera_main import NO_IMAGES_TRUTH
 from feltwatch.config import Config
 from feltwatch.dashboard_main import LightLink
 from feltwatch.engine_core import Proved
 from feltwatch.engine_main import FanOut, paths
 from feltwatch.ipc import ObservationServer
+from feltwatch.live_view import LiveView
 from tests.dashboard.appliance import (
     CLIP_FPS,
     CLIP_FRAMES,
@@ -260,3 +263,21 @@ def test_a_clip_plays_in_the_page_and_seeks_to_the_alert_and_to_each_event(
     assert moved == pytest.approx(times[chosen] - start, abs=0.25)
     looked = [(a.user, a.action) for a in served.store.audit_log()]
     assert ("sup", "view play") in looked
+
+
+def test_a_camera_without_a_picture_says_why(served: Served, page: Page) -> None:
+    """A demo reading the renderer's ground truth draws no picture: the live table says so
+    where the picture would be, not an empty panel."""
+    cameras = TableFiles(table=served.table.name, journal_dir=served.table.journal_dir).cameras_dir
+    (cameras / "overhead.jpg").unlink()
+    LiveView(served.table.journal_dir, served.table.name, "overhead", None).write(
+        np.zeros((0, 0, 3), np.uint8), [], {"fps": 30.0, "no_images": NO_IMAGES_TRUTH}
+    )
+    page.goto(served.url + f"/tables/{served.table.name}")
+    page.fill("input[name=username]", "sup")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(served.url + f"/tables/{served.table.name}")
+    said = page.locator("[data-cameras] p.no-camera", has_text="ground truth")
+    said.wait_for()  # (once the feed has the camera's figures: it reads them once a second)
+    assert said.inner_text() == NO_IMAGES_TRUTH
