@@ -232,7 +232,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             record = json.loads(line)
             if not isinstance(record, dict):
                 raise TypeError("expected a record {t_ns, data}")
-            now, data = int(record["t_ns"]), bytes.fromhex(record["data"])
+            now = record["t_ns"]
+            if not isinstance(now, int) or isinstance(now, bool) or not 0 <= now < 2**63:
+                raise TypeError(f"t_ns: a whole number of nanoseconds, not {str(now)[:30]}")
+            data = bytes.fromhex(record["data"])
         except (ValueError, KeyError, TypeError, RecursionError) as exc:
             print(f"error: {path}:{number}: {str(exc)[:200]}", file=sys.stderr)
             bad += 1

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from devices.host import HostSession
 from devices.link import DeviceLink
 from devices.messages import DeviceKind
@@ -120,3 +122,25 @@ def test_sim_with_a_port_that_does_not_exist_is_a_clear_error() -> None:
     )
     assert run.returncode == 2
     assert run.stderr == "error: cannot open /dev/no-such-tty: No such file or directory\n"
+
+
+def test_a_capture_record_whose_time_is_not_a_whole_number_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The time of each record is a whole number of nanoseconds: a float, infinity, text or a
+    flag is named with its line, and the records after it are still replayed."""
+    from feltwatch.cli import main
+    from tests.fuzzing import serial_seeds
+
+    good = serial_seeds()[0].decode().splitlines()
+    capture = tmp_path / "shoe.jsonl"
+    bad = ['{"t_ns": 1e400, "data": "7e"}', '{"t_ns": 2.5, "data": "7e"}',
+           '{"t_ns": "5", "data": "7e"}', '{"t_ns": true, "data": "7e"}']  # fmt: skip
+    capture.write_text("\n".join([*bad, *good]) + "\n")
+    assert main(["serial", "replay", "--device", "shoe", str(capture)]) == 1
+    err = capsys.readouterr()
+    assert [line.split(": ", 2)[1] for line in err.err.splitlines()[:4]] == [
+        f"{capture}:{n}" for n in range(1, 5)
+    ]
+    assert "t_ns: a whole number of nanoseconds" in err.err
+    assert "CardDrawn" in err.out  # the good records after them
