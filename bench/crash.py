@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import socket
 import subprocess
 import sys
 import time
@@ -33,7 +32,7 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.e2e.kills import kill_at_random  # noqa: E402
+from tests.e2e.demo_process import kill_at_random, truth_demo  # noqa: E402
 
 Judged = tuple[str, str, str, object]
 
@@ -48,36 +47,6 @@ class Outcome:
     doubled_reads: int
     bad_lines: int
     replay_equal: bool
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def demo(folder: Path, hands: int, demo_seed: int) -> subprocess.Popen[bytes]:
-    folder.mkdir(parents=True, exist_ok=True)
-    command = [
-        sys.executable,
-        "-m",
-        "feltwatch",
-        "demo",
-        "--dir",
-        str(folder),
-        "--hands",
-        str(hands),
-        "--seed",
-        str(demo_seed),
-        "--speed",
-        "4",
-        "--vision",
-        "truth",
-        "--port",
-        str(free_port()),
-    ]
-    with (folder / "console.log").open("wb") as log:
-        return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
 
 
 def outcome(folder: Path, process: subprocess.Popen[bytes], kills: int, started: float) -> Outcome:
@@ -123,13 +92,9 @@ def run(
     folder: Path, hands: int, demo_seed: int, rng: random.Random | None, every_s: float, budget: int
 ) -> Outcome:
     started = time.monotonic()
-    process = demo(folder, hands, demo_seed)
-    try:
+    with truth_demo(folder, hands, demo_seed) as process:
         kills = kill_at_random(process, folder, rng, every_s, budget) if rng is not None else 0
-    except BaseException:
-        process.kill()
-        raise
-    return outcome(folder, process, kills, started)
+        return outcome(folder, process, kills, started)
 
 
 def main() -> int:

@@ -41,7 +41,7 @@ from dashboard.security import (
     verify_password,
 )
 from dashboard.settings import Settings
-from dashboard.store import AlertRow, Role, Store
+from dashboard.store import Role, Store
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")
@@ -122,12 +122,8 @@ def page(
 SEVERITIES = ("critical", "warning", "info")
 
 
-def open_by_table(alerts: list[AlertRow]) -> list[tuple[str, dict[str, int]]]:
+def open_by_table(counts: dict[str, dict[str, int]]) -> list[tuple[str, dict[str, int]]]:
     """The open alerts counted by table and severity, the tables with the most critical first."""
-    counts: dict[str, dict[str, int]] = {}
-    for alert in alerts:
-        by_severity = counts.setdefault(alert.table, {})
-        by_severity[alert.severity] = by_severity.get(alert.severity, 0) + 1
     return sorted(
         counts.items(),
         key=lambda item: (*(-item[1].get(sev, 0) for sev in SEVERITIES), item[0]),
@@ -232,7 +228,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:
             {
                 "tables": store.tables(),
                 "alerts": store.alerts(limit=100),
-                "open_by_table": open_by_table(store.alerts(status="open", limit=10_000)),
+                "open_by_table": open_by_table(store.open_counts()),
                 "severities": SEVERITIES,
             },
         )

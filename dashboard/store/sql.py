@@ -366,6 +366,15 @@ class SqlStore:
         rows = self._rows(sql + " ORDER BY raised_at DESC, seq DESC LIMIT ?", [*args, limit])
         return [_alert(r) for r in rows]
 
+    def open_counts(self) -> dict[str, dict[str, int]]:
+        counts: dict[str, dict[str, int]] = {}
+        for r in self._rows(
+            "SELECT table_name, severity, COUNT(*) AS n FROM alerts WHERE status = 'open'"
+            " GROUP BY table_name, severity"
+        ):
+            counts.setdefault(r["table_name"], {})[r["severity"]] = int(r["n"])
+        return counts
+
     def alert(self, alert_id: str) -> AlertRow | None:
         rows = self._rows("SELECT * FROM alerts WHERE id = ?", (alert_id,))
         return _alert(rows[0]) if rows else None

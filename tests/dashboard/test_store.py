@@ -80,6 +80,7 @@ def test_alerts_acknowledge_resolve_and_the_changes_feed(store: SqlStore) -> Non
     assert store.put_alert(alert("1", 2)) is True
     assert store.put_alert(alert("1", 2)) is False  # the same alert again (a restart)
     assert store.put_alert(alert("1", 3, "chip_miscount")) is True
+    assert store.open_counts() == {"t1": {"warning": 2}}
     assert [h.hand for h in store.hands(HandQuery(family="chip_miscount"))] == ["1"]
     assert [h.hand for h in store.hands(HandQuery(has_alert=False))] == []
     acked = store.acknowledge("a1-2", "sup", 20.0)

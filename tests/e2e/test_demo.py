@@ -8,10 +8,8 @@ which ``make eval`` measures. The table plays at 4x real time."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -23,7 +21,7 @@ from engine.inputs import CardDrawn
 from engine.mutate import Expected
 from feltwatch.journal import BadLine, read
 from models.synth.session import DemoSession
-from tests.e2e.kills import kill_at_random
+from tests.e2e.demo_process import kill_at_random, truth_demo
 
 SEED = 7
 HANDS = 12
@@ -35,41 +33,14 @@ run; ``bench/crash.py`` does 100)."""
 def run_demo(folder: Path, hands: int, *, kills: int = 0) -> str:
     """Run the demo; with ``kills``, SIGKILL its engine that many times at random moments (the
     supervisor restarts it). Returns the demo's console output."""
-    command = [
-        sys.executable,
-        "-m",
-        "feltwatch",
-        "demo",
-        "--dir",
-        str(folder),
-        "--hands",
-        str(hands),
-        "--seed",
-        str(SEED),
-        "--speed",
-        "4",
-        "--vision",
-        "truth",
-        "--port",
-        str(free_port()),
-    ]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    log = folder / "console.log"
-    folder.mkdir(parents=True, exist_ok=True)
-    with log.open("w") as out:
-        demo = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
+    with truth_demo(folder, hands, SEED) as demo:
         if kills:
             done = kill_at_random(demo, folder, random.Random(), KILL_EVERY_S, kills)
             assert done >= 2, f"the demo ended after {done} of {kills} kills"
         demo.wait(timeout=600)
-    assert demo.returncode == 0, log.read_text()[-3000:]
-    return log.read_text()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    log = (folder / "console.log").read_text()
+    assert demo.returncode == 0, log[-3000:]
+    return log
 
 
 def alerts(folder: Path) -> list[dict[str, object]]:

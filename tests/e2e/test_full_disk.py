@@ -8,7 +8,6 @@ Mounting needs root (the appliance's test machines run as root); elsewhere these
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from devices.messages import COLOURS, PATTERNS
 from engine.mutate import Expected
 from feltwatch.journal import BadLine, read
 from models.synth.session import DemoSession
-from tests.e2e.test_demo import free_port
+from tests.e2e.demo_process import truth_demo
 
 SEED = 7
 HANDS = 4
@@ -86,20 +85,6 @@ def lights(folder: Path) -> list[str]:
     return [f"{COLOURS[r['colour']]} {PATTERNS[r['pattern']]}" for r in rows]
 
 
-def start_demo(folder: Path) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable, "-m", "feltwatch", "demo", "--dir", str(folder), "--hands", str(HANDS),
-        "--seed", str(SEED), "--speed", "4", "--vision", "truth", "--port", str(free_port()),
-    ]  # fmt: skip
-    with (folder / "console.log").open("wb") as log:
-        return subprocess.Popen(
-            command,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-
-
 def wait_for(what: str, check, demo: subprocess.Popen[bytes], timeout_s: float = 300):  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -126,8 +111,7 @@ def test_a_full_journal_disk_is_shown_and_nothing_is_lost_once_there_is_room(
     small_disk: Path,
 ) -> None:
     folder = small_disk.parent
-    demo = start_demo(folder)
-    try:
+    with truth_demo(folder, HANDS, SEED) as demo:
         wait_for(f"hand {FULL_IN_HAND} began", lambda: begun(small_disk, FULL_IN_HAND), demo)
         ballast = fill(small_disk)
         filled_at = time.time()
@@ -150,9 +134,6 @@ def test_a_full_journal_disk_is_shown_and_nothing_is_lost_once_there_is_room(
         assert "engine output: cannot write" in console.read_text()
         ballast.unlink()
         demo.wait(timeout=600)
-    finally:
-        if demo.poll() is None:
-            demo.kill()
     output = (folder / "console.log").read_text()
     assert demo.returncode == 0, output[-3000:]
     assert "every waiting line written" in output
@@ -191,14 +172,10 @@ def test_a_full_journal_disk_is_shown_and_nothing_is_lost_once_there_is_room(
 
 def test_a_journal_disk_that_stays_full_ends_the_demo_non_zero(small_disk: Path) -> None:
     folder = small_disk.parent
-    demo = start_demo(folder)
-    try:
+    with truth_demo(folder, HANDS, SEED) as demo:
         wait_for(f"hand {FULL_IN_HAND} began", lambda: begun(small_disk, FULL_IN_HAND), demo)
         fill(small_disk)
         demo.wait(timeout=600)
-    finally:
-        if demo.poll() is None:
-            demo.kill()
     output = (folder / "console.log").read_text()
     assert demo.returncode == 2, output[-3000:]
     assert "never written" in output and "the engine stopped with status 74" in output

@@ -21,13 +21,20 @@ class Light:
         self.shown.append(f"{colour} {pattern}")
 
 
-def _fanout(tmp_path: Path, light: Light) -> FanOut:
-    config = SimpleNamespace(
-        table=SimpleNamespace(name="T1"), journal=SimpleNamespace(dir=tmp_path)
-    )
-    out = FanOut(config, paths(config))  # type: ignore[arg-type]
+def table_files(folder: Path) -> dict[str, Path]:
+    """The files of table ``T1`` whose journal directory is ``folder``."""
+    return paths(_config(folder))  # type: ignore[arg-type]
+
+
+def fanout(folder: Path, light: Light) -> FanOut:
+    """The engine's fan-out for table ``T1`` (its files in ``folder``), its light ``light``."""
+    out = FanOut(_config(folder), table_files(folder))  # type: ignore[arg-type]
     out.light = light  # type: ignore[assignment]
     return out
+
+
+def _config(folder: Path) -> SimpleNamespace:
+    return SimpleNamespace(table=SimpleNamespace(name="T1"), journal=SimpleNamespace(dir=folder))
 
 
 def _alert(seq: int, severity: Severity) -> Proved:
@@ -48,7 +55,7 @@ def _ack(proved: Proved) -> AlertAcknowledged:
 
 def test_acknowledging_one_alert_leaves_the_light_on_for_the_others(tmp_path: Path) -> None:
     light = Light()
-    out = _fanout(tmp_path, light)
+    out = fanout(tmp_path, light)
     critical, warning, note = (
         _alert(1, Severity.CRITICAL), _alert(2, Severity.WARNING), _alert(3, Severity.INFO),
     )  # fmt: skip
@@ -66,15 +73,15 @@ def test_acknowledging_one_alert_leaves_the_light_on_for_the_others(tmp_path: Pa
 
 def test_a_restarted_engine_shows_the_alerts_still_open(tmp_path: Path) -> None:
     light = Light()
-    out = _fanout(tmp_path, light)
+    out = fanout(tmp_path, light)
     first, second = _alert(1, Severity.CRITICAL), _alert(2, Severity.WARNING)
     out.alert(first, replayed=False)
     out.alert(second, replayed=False)
     out.device(_ack(first))
     out.close()
-    again = _fanout(tmp_path, Light())
+    again = fanout(tmp_path, Light())
     assert again.open_alerts.look == ("amber", "slow")
     again.device(LightAcknowledged(ts_ns=0, device="light"))  # the dealer's button: all of them
     assert again.light.shown == ["green steady"]  # type: ignore[union-attr]
     again.close()
-    assert _fanout(tmp_path, Light()).open_alerts.look == ("green", "steady")
+    assert fanout(tmp_path, Light()).open_alerts.look == ("green", "steady")

@@ -11,16 +11,14 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from engine.alerts import Alert, Severity
 from engine.events import Action, ActionKind
 from feltwatch.engine_core import Proved
-from feltwatch.engine_main import FanOut, paths
 from feltwatch.engine_service import EXIT_ENGINE_FAILED
-from tests.feltwatch.test_open_alerts import Light
+from tests.feltwatch.test_open_alerts import Light, fanout, table_files
 
 
 def _alert(seq: int) -> Proved:
@@ -32,13 +30,9 @@ def _alert(seq: int) -> Proved:
 def test_a_full_disk_holds_the_output_lines_and_writes_them_in_order_once_there_is_room(
     tmp_path: Path, file_size_limit: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    config = SimpleNamespace(
-        table=SimpleNamespace(name="T1"), journal=SimpleNamespace(dir=tmp_path)
-    )
-    files = paths(config)  # type: ignore[arg-type]
-    out = FanOut(config, files)  # type: ignore[arg-type]
     light = Light()
-    out.light = light  # type: ignore[assignment]
+    out = fanout(tmp_path, light)
+    files = table_files(tmp_path)
     actions = [Action(seq=n, ts_ms=n, seat=1, action=ActionKind.CHECK) for n in range(1, 7)]
     out.event(actions[0])
     size = files["events"].stat().st_size
@@ -74,13 +68,9 @@ def test_an_alert_that_meets_the_full_disk_first_shows_it_on_the_light(
 ) -> None:
     """The alert's own light line is the first the disk refuses: the fault is shown from within
     the alert's command (it waited on itself before), then the alert's look once there is room."""
-    config = SimpleNamespace(
-        table=SimpleNamespace(name="T1"), journal=SimpleNamespace(dir=tmp_path)
-    )
-    files = paths(config)  # type: ignore[arg-type]
-    out = FanOut(config, files)  # type: ignore[arg-type]
     light = Light()
-    out.light = light  # type: ignore[assignment]
+    out = fanout(tmp_path, light)
+    files = table_files(tmp_path)
     out.event(Action(seq=1, ts_ms=1, seat=1, action=ActionKind.CHECK))
     _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
     resource.setrlimit(resource.RLIMIT_FSIZE, (files["events"].stat().st_size, hard))

@@ -1,5 +1,6 @@
-"""The demo's engine process SIGKILLed at random moments (the supervisor restarts it): shared by
-the end-to-end tests and ``bench/crash.py``."""
+"""``feltwatch demo`` as the end-to-end tests and ``bench/crash.py`` run it: in its own process,
+the renderer's ground truth in place of the models, at 4x; its engine process SIGKILLed at
+random moments (the supervisor restarts it)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,37 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from tests.services.servers import free_port
+
+
+@contextmanager
+def truth_demo(folder: Path, hands: int, seed: int) -> Iterator[subprocess.Popen[bytes]]:
+    """The demo running, its console in ``folder/console.log``; killed on leaving if it still
+    runs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    command = [
+        sys.executable, "-m", "feltwatch", "demo", "--dir", str(folder), "--hands", str(hands),
+        "--seed", str(seed), "--speed", "4", "--vision", "truth", "--port", str(free_port()),
+    ]  # fmt: skip
+    with (folder / "console.log").open("wb") as log:
+        demo = subprocess.Popen(
+            command,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    try:
+        yield demo
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()
 
 
 def engine_pid(folder: Path) -> int | None:
