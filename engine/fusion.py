@@ -48,9 +48,11 @@ becomes the table event log (v1) that the hand engine and the rules check.
   in the bet zones are its blinds, in the order they came. It ends when no card is left on the
   table. A busy camera reads the table late (its sight of the stacks and blinds can come after the
   shoe's read of the first card, in the camera's own time too: it confirms what it sees over
-  several frames): once a camera has been heard from, the read that opens a hand waits until the
-  camera sees a card arrive on the table, up to ``OPENING_WAIT_NS`` of input time, and what the
-  camera saw meanwhile is taken first: the stacks and blinds on the table when the deal began.
+  several frames), and an engine restarted before it journalled anything the camera saw hears
+  the shoe resend its reads first: at a table a camera watches (configured, or heard from), the
+  read that opens a hand waits until the camera sees a card arrive on the table, up to
+  ``OPENING_WAIT_NS`` of input time, and what the camera saw meanwhile is taken first: the
+  stacks and blinds on the table when the deal began.
 
 A shadow ``Hand`` (no rules) follows the events emitted, to know whose turn it is.
 """
@@ -173,9 +175,14 @@ class _HandState:
 
 
 class Fusion:
-    def __init__(self, table: TableConfig, *, button: int, start_seq: int = 1) -> None:
+    def __init__(
+        self, table: TableConfig, *, button: int, start_seq: int = 1, camera: bool = False
+    ) -> None:
         """``button``: the seat of the dealer button for the first hand (then it moves to the
-        next seat with chips each hand)."""
+        next seat with chips each hand). ``camera``: a camera watches the table, so the shoe's
+        read that opens a hand waits for it even before it is first heard from (an engine
+        restarted before it journalled any of the camera's sight hears the shoe resend its
+        reads first)."""
         self.table = table
         self.button = button
         self.seq = start_seq
@@ -190,12 +197,15 @@ class Fusion:
         self.posted: dict[int, int] = {}
         """Chips in the bet zones before the hand starts (the blinds), in the order they came."""
         self._table_sent = False
-        self._camera_heard = False
+        self._camera = camera
+        """Whether a camera watches the table (configured, or heard from)."""
         self._shoe_used = False
         """Whether the table's shoe has read a card (its cards wait for their reads)."""
         self._opening: list[object] = []
         """The shoe's read that opens a hand, waiting for the camera, and the inputs from other
         sources queued behind it."""
+        self.refused: list[str] = []
+        """The cards refused because no hand could start, each named (the caller takes them)."""
         self._next_deck: list[CardDrawn] = []
         """Reads from a new deck while a hand of the last one is still open (its end not seen
         yet: a camera resending what it saw before the engine restarted), waiting for it."""
@@ -217,7 +227,7 @@ class Fusion:
         """The log events an input completes (often none)."""
         out: list[Event] = []
         if isinstance(item, Observation):
-            self._camera_heard = True
+            self._camera = True
         if self._next_deck or self._of_next_deck(item):
             self._while_next_deck(item, out)
             return out
@@ -227,7 +237,7 @@ class Fusion:
     def _dispatch(self, item: object, out: list[Event]) -> None:
         if self._opening:
             self._while_opening(item, out)
-        elif self.hand is None and self._camera_heard and isinstance(item, CardDrawn):
+        elif self.hand is None and self._camera and isinstance(item, CardDrawn):
             self._opening = [item]
         else:
             self._take(item, out)
@@ -331,7 +341,8 @@ class Fusion:
             self._push(out, wait=False)  # no kill came: the rules judge the push where it was
         if isinstance(item, CardDrawn):
             self._shoe_used = True
-            self._begin(item.ts_ns, out)
+            if not self._begin(item, out):
+                return
             if self.hand is not None and self.hand.deck is None:
                 self.hand.deck = item.deck_id
             out.append(self._event(ShoeDraw, item.ts_ns, card=item.card, shoe_seq=item.shoe_seq))
@@ -345,9 +356,12 @@ class Fusion:
         elif isinstance(item, CardGone):
             self._card_gone(item, out)
 
-    def _begin(self, ts_ns: int, out: list[Event]) -> None:
+    def _begin(self, item: CardDrawn | CardAppeared | CardMoved, out: list[Event]) -> bool:
+        """Start a hand with the card ``item`` (unless one is open); False when none can start:
+        the card is refused, named in ``refused``."""
         if self.hand is not None:
-            return
+            return True
+        ts_ns = item.ts_ns
         chips = dict(self.stacks)
         for seat, amount in self.posted.items():
             chips[seat] = chips.get(seat, 0) + amount
@@ -355,11 +369,16 @@ class Fusion:
             chips[seat] = max(chips.get(seat, 0), peak)
         seated = {seat: amount for seat, amount in sorted(chips.items()) if amount > 0}
         if len(seated) < 2:  # nothing changes: the next card tries again
-            raise EventError(
-                "stacks",
-                f"a card came out, but the camera sees chips at {len(seated)} seat(s): no hand "
-                "can start (are the stack zones calibrated?)",
+            what = (
+                f"shoe read {item.card} (shoe seq {item.shoe_seq})"
+                if isinstance(item, CardDrawn)
+                else f"card seen at {item.zone}"
             )
+            self.refused.append(
+                f"{what} at {ts_ns}: stacks: a card came out, but the camera sees chips at "
+                f"{len(seated)} seat(s): no hand can start (are the stack zones calibrated?)"
+            )
+            return False
         if not self._table_sent:
             out.append(replace(self.table, seq=self.seq, ts_ms=ts_ns // 1_000_000))
             self.seq += 1
@@ -381,6 +400,7 @@ class Fusion:
             self.hand.bets[seat] = amount
             out.append(self._event(Blind, ts_ns, seat=seat, amount=amount))
         self.posted = {}
+        return True
 
     def _next_seat(self, after: int, seated: dict[int, int]) -> int:
         for step in range(1, self.table.seats + 1):
@@ -556,7 +576,8 @@ class Fusion:
         boxed = zone == "shoe" and item.face is SeenFace.UP and not isinstance(item, CardMoved)
         if not zone.startswith(CARD_ZONES) and zone != "off_table" and not boxed:
             return
-        self._begin(item.ts_ns, out)
+        if not self._begin(item, out):
+            return
         hand = self.hand
         assert hand is not None
         source = item.source if isinstance(item, CardMoved) else None

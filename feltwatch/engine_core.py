@@ -60,7 +60,7 @@ class EngineCore:
         are journalled (and recorded) but the fusion of several views is not built yet."""
         self.table = table
         self.camera = camera
-        self.fusion = Fusion(table, button=button)
+        self.fusion = Fusion(table, button=button, camera=camera is not None)
         self.session = TableSession()
         self.inputs = 0
         self._draws: set[tuple[str, int, int]] = set()
@@ -113,11 +113,9 @@ class EngineCore:
         if isinstance(item, ViewDegraded):
             self._degraded(item, step)
             return step
-        try:
-            events = self.fusion.feed(item)
-        except EventError as exc:
-            step.errors.append(f"{type(item).__name__} at {ts_ns}: {exc.field}: {exc.message}")
-            return step
+        events = self.fusion.feed(item)
+        step.errors += self.fusion.refused
+        self.fusion.refused.clear()
         for event in events:
             step.events.append(event)
             try:

@@ -16,6 +16,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+MAX_RESTARTS = 5
+"""A child is restarted at most this many times within ``RESTART_WINDOW_S``."""
+RESTART_WINDOW_S = 60.0
+
 
 @dataclass(slots=True)
 class Child:
@@ -39,8 +43,8 @@ class Supervisor:
         children: list[Child],
         *,
         health: Callable[[str], None],
-        max_restarts: int = 5,
-        window_s: float = 60.0,
+        max_restarts: int = MAX_RESTARTS,
+        window_s: float = RESTART_WINDOW_S,
         backoff_s: tuple[float, float] = (0.5, 10.0),
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

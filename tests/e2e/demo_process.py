@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from feltwatch.supervisor import MAX_RESTARTS, RESTART_WINDOW_S
 from tests.services.servers import free_port
 
 
@@ -60,26 +61,35 @@ def engine_pid(folder: Path) -> int | None:
 
 def kill_at_random(
     demo: subprocess.Popen[bytes], folder: Path, rng: random.Random, every_s: float, budget: int
-) -> int:
-    """SIGKILL the engine at moments drawn from ``rng`` (``every_s`` apart on average, give or
-    take half, counted from when the restarted engine is up) until the demo ends or ``budget``
-    kills are done; the kills done."""
-    kills = 0
-    while demo.poll() is None and kills < budget:
+) -> list[float]:
+    """SIGKILL the engine at moments drawn from ``rng`` until the demo ends or ``budget`` kills
+    are done; for each kill done, how long after its engine was up it came (seconds). Each comes
+    0 to ``2 * every_s`` seconds after the engine is up (its first second included: killed
+    before it journalled anything the camera saw), but no more often than the supervisor
+    restarts a child (a kill that would exhaust its restarts waits until the oldest leaves its
+    window)."""
+    kills: list[float] = []
+    after_up_s: list[float] = []
+    while demo.poll() is None and len(kills) < budget:
         pid = engine_pid(folder)
         if pid is None:
-            time.sleep(0.1)
+            time.sleep(0.02)
             continue
-        due = time.monotonic() + rng.uniform(every_s / 2, every_s * 1.5)
+        up = time.monotonic()
+        due = up + rng.uniform(0.0, 2.0 * every_s)
+        recent = [at for at in kills if at > time.monotonic() - RESTART_WINDOW_S]
+        if len(recent) >= MAX_RESTARTS - 1:
+            due = max(due, recent[0] + RESTART_WINDOW_S + 1.0)
         while demo.poll() is None and time.monotonic() < due:
-            time.sleep(0.05)
+            time.sleep(0.02)
         if demo.poll() is not None or engine_pid(folder) != pid:
             continue
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             continue
-        kills += 1
+        kills.append(time.monotonic())
+        after_up_s.append(kills[-1] - up)
         while demo.poll() is None and engine_pid(folder) == pid:
-            time.sleep(0.05)
-    return kills
+            time.sleep(0.02)
+    return after_up_s

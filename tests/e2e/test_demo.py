@@ -35,7 +35,7 @@ def run_demo(folder: Path, hands: int, *, kills: int = 0) -> str:
     supervisor restarts it). Returns the demo's console output."""
     with truth_demo(folder, hands, SEED) as demo:
         if kills:
-            done = kill_at_random(demo, folder, random.Random(), KILL_EVERY_S, kills)
+            done = len(kill_at_random(demo, folder, random.Random(), KILL_EVERY_S, kills))
             assert done >= 2, f"the demo ended after {done} of {kills} kills"
         demo.wait(timeout=600)
     log = (folder / "console.log").read_text()

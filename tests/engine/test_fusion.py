@@ -697,3 +697,33 @@ def test_a_hands_first_card_seen_before_the_shoes_reads_waits_for_them() -> None
     assert shows == {2: tuple(HOLES[2]), 1: tuple(HOLES[1])}
     judged = check(((e.seq, e) for e in events), "fused")
     assert [a.rule for a in judged.alerts if a.hand == "2"] == []
+
+
+@pytest.mark.parametrize("camera", [True, False])
+def test_reads_resent_before_the_camera_was_ever_heard_wait_for_it(camera: bool) -> None:
+    """The engine was killed a moment after it started, before it journalled anything the
+    camera saw: restarted, it hears the shoe resend the hole cards' reads (stamped when resent,
+    after the deal) before the camera resends its sight of the stacks, the blinds and the deal.
+    At a table a camera watches, the opening read waits for the camera although it was never
+    heard from, so the hand starts with its stacks and its cards are the shoe's. Without a camera
+    configured nothing tells the fusion to wait: the reads find no stacks and are refused, each
+    named."""
+    script = a_hand()
+    items = script.items
+    reads = [i for i, it in enumerate(items) if isinstance(it, CardDrawn)][:6]  # the hole cards
+    dealt = next(i for i in range(reads[-1], len(items)) if isinstance(items[i], CardAppeared))
+    resent_ns: int = items[dealt].ts_ns + 1_000_000  # type: ignore[attr-defined]
+    resent = [replace(items[i], ts_ns=resent_ns) for i in reads]  # type: ignore[type-var]
+    script.items = resent + [it for i, it in enumerate(items) if i not in reads]
+    fusion = Fusion(TABLE, button=1, camera=camera)
+    events = [e for item in script.items for e in fusion.feed(item)]
+    if camera:
+        clean = fuse(a_hand())
+        assert fusion.refused == []
+        assert [e.card for e in events if isinstance(e, ShoeDraw)] == [
+            e.card for e in clean if isinstance(e, ShoeDraw)
+        ]
+        assert alerts(events) == []
+    else:
+        assert len(fusion.refused) == 6
+        assert all("no hand can start" in line for line in fusion.refused)

@@ -5,6 +5,7 @@ proved; the journal's table line makes a journal replay on its own."""
 from __future__ import annotations
 
 import gzip
+from dataclasses import replace
 from pathlib import Path
 
 from engine.inputs import CardDrawn
@@ -36,8 +37,11 @@ def seen(ts: int, track: int, zone: str, camera: str = "overhead") -> CardAppear
 
 def test_copies_are_dropped_and_only_the_table_camera_feeds_the_fusion() -> None:
     core = EngineCore(TABLE, camera="overhead")
-    early = core.feed(draw(9, "Kd"))  # no chips seen yet: no hand can start; said, not raised
-    assert not early.events and "no hand can start" in early.errors[0]
+    assert not core.feed(draw(9, "Kd")).events  # the opening read waits for the camera
+    unseen = core.feed(replace(draw(10, "Qd"), ts_ns=9000 + 4_000_000_000))
+    # no chips seen 4 s after the first read: no hand can start; each read said, not raised
+    assert not unseen.events and len(unseen.errors) == 2
+    assert all("no hand can start" in line for line in unseen.errors), unseen.errors
     for seat in (1, 2, 3):
         core.feed(stack(seat))
     assert not core.feed(draw(1, "As")).events  # the first read waits for the camera
