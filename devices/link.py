@@ -103,13 +103,16 @@ class DeviceLink:
     # --- the thread -------------------------------------------------------------------------
 
     def _emit(self, out: Output) -> None:
+        """The inputs to the sink, then the bytes to the device: the acknowledgement of a
+        reading goes out once the sink (the engine's journal) has it; a process killed in
+        between leaves it unacknowledged, and the device resends it."""
+        for item in out.inputs:
+            self.sink(item)
         if out.data and self._port is not None:
             try:
                 self._port.write(bytes(out.data))
             except (serial.SerialException, OSError):
                 self._close("write failed")
-        for item in out.inputs:
-            self.sink(item)
 
     def _open(self) -> bool:
         try:

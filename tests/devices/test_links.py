@@ -293,3 +293,29 @@ def test_a_command_sent_from_the_links_own_thread_goes_out_at_once(
     rig.sim.act(lambda now: [light.press()])
     rig.wait(lambda seen: any(isinstance(x, LightState) and x.colour == "green" for x in seen))
     assert light.shown[-2:] == ["red fast", "green steady"]
+
+
+def test_a_reading_is_acknowledged_only_once_the_sink_has_taken_it(
+    rigs: Callable[..., Rig],
+) -> None:
+    """The engine's sink journals each reading; the device forgets a reading once acknowledged.
+    Acknowledged first, an engine killed between the two loses it for good (the device never
+    resends it): the acknowledgement goes out after the sink returns."""
+    shoe = Shoe(seed=5)
+    rig = rigs(shoe)
+    rig.sim.act(lambda now: [shoe.load()])
+    rig.wait(lambda seen: any(h.identity for h in rig.health()))
+    held: list[bool] = []
+
+    def sink(item: DeviceInput) -> None:
+        if isinstance(item, CardDrawn):
+            time.sleep(0.3)  # the device has time to take an acknowledgement sent too early
+            held.append(frame in rig.session.sender.unacked)
+        rig.inputs.put(item)
+
+    rig.link.sink = sink
+    frame = rig.session.sender.next_seq
+    deal(rig, shoe, 1)
+    rig.wait(lambda seen: len(rig.cards()) == 1)
+    assert held == [True]
+    rig.wait(lambda seen: frame not in rig.session.sender.unacked)  # then acknowledged
