@@ -9,11 +9,12 @@
    image's true cards; summed over the images, and the mean of the images' own figures), the
    named boxes found at IoU 0.5, and mAP50 over the 52 card classes.
 2. Rendered 1920 x 1080 table views with cards about 50 pixels wide (the product's scale), from
-   a seed no training run uses: the same, plus the cards' recall by suit, each true card's
-   outcome by its box (named right, wrong, unsure or not found; alone or overlapping another
-   card), card backs, chips (box and colour) and hands. ``--seed`` renders other views of the
-   same kind: the selection views (``SELECTION_SEED``) that candidates are chosen on, so that
-   ``EVAL_SEED``'s stay unseen.
+   a seed no training run uses, in the training decks and again in the held-out deck
+   (``models.synth.designs.HELD_OUT``, never in a training frame: a new casino's deck): the
+   same, plus the cards' recall by suit, each true card's outcome by its box (named right,
+   wrong, unsure or not found; alone or overlapping another card), card backs, chips (box and
+   colour) and hands. ``--seed`` renders other views of the same kind: the selection views
+   (``SELECTION_SEED``) that candidates are chosen on, so that ``EVAL_SEED``'s stay unseen.
 3. Real chip photos (PokeVisor crops): colour -> denomination accuracy with the default chip set,
    and with the chip set calibrated from the other photos of the set (leave one out), which is
    what an installer's calibration does.
@@ -28,6 +29,7 @@ import sys
 import time
 import warnings
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -35,6 +37,7 @@ import numpy as np
 
 from engine.cards import DECK
 from models.real import REAL, real_boxes
+from models.synth.designs import HELD_OUT, TRAINING, CardDesign, design
 from models.synth.scene import BACK, CARD, CHIP, HAND, Label, Scene, render
 from vision.chips import ChipReader, calibrated
 from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
@@ -151,9 +154,10 @@ def card_outcomes(sightings: list[Sighting], labels: list[Label]) -> Counter[str
     return out
 
 
-def view(seed: int) -> Scene:
+def view(seed: int, designs: Sequence[CardDesign] = TRAINING) -> Scene:
     """The rendered 1920 x 1080 view of ``seed``: 4-10 face-up cards 45-60 pixels wide, 2-8
-    backs, 2-6 chip piles, at most one dealer's hand, dropped at random (overlapping)."""
+    backs, 2-6 chip piles, at most one dealer's hand, dropped at random (overlapping); the deck
+    one of ``designs``."""
     rng = random.Random(seed)
     return render(
         rng,
@@ -164,10 +168,16 @@ def view(seed: int) -> Scene:
         cards_down=rng.randint(2, 8),
         chip_piles=rng.randint(2, 6),
         hands=rng.randint(0, 1),
+        designs=designs,
     )
 
 
-def synthetic(recogniser: Recogniser, scenes: int, seed: int = EVAL_SEED) -> dict[str, object]:
+def synthetic(
+    recogniser: Recogniser,
+    scenes: int,
+    seed: int = EVAL_SEED,
+    designs: Sequence[CardDesign] = TRAINING,
+) -> dict[str, object]:
     cards = Tally(list(DECK))
     outcomes: Counter[str] = Counter()
     kinds = {name: Tally([name]) for name in ("card_back", "chip", "hand")}
@@ -177,7 +187,7 @@ def synthetic(recogniser: Recogniser, scenes: int, seed: int = EVAL_SEED) -> dic
     differ only in the shape of a pip about 12 pixels tall, or all four)."""
     started = time.perf_counter()
     for i in range(scenes):
-        scene = view(seed + i)
+        scene = view(seed + i, designs)
         seen = recogniser.frame(scene.image)
         named = _cards(seen)
         true_cards = [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD]
@@ -198,7 +208,11 @@ def synthetic(recogniser: Recogniser, scenes: int, seed: int = EVAL_SEED) -> dic
             if best is not None:
                 colour_total += 1
                 colour_right += best.colour == label.name
-    out: dict[str, object] = {"first_seed": seed, "cards": cards.result()}
+    out: dict[str, object] = {
+        "first_seed": seed,
+        "designs": [d.name for d in designs],
+        "cards": cards.result(),
+    }
     out["card_recall_by_suit"] = {s: round(n / max(1, t), 4) for s, (n, t) in by_suit.items()}
     out["cards_by_box"] = {
         where: {outcome: outcomes[f"{where}_{outcome}"] for outcome in OUTCOMES}
@@ -298,6 +312,11 @@ def main() -> int:
     report = {
         f"real_{split}": real_photos(recogniser, split),
         "synthetic_1080p": synthetic(recogniser, args.scenes, args.seed) if args.scenes else {},
+        "synthetic_1080p_held_out_design": (
+            synthetic(recogniser, args.scenes, args.seed, (design(HELD_OUT),))
+            if args.scenes
+            else {}
+        ),
         "real_chip_colours": real_chips(),
     }
     text = json.dumps(report, indent=2)

@@ -1,5 +1,6 @@
-"""Overhead views of a poker table: felt, cards face up and face down, chip stacks and spreads,
-shadows, light, blur, noise and a camera tilt; with the box and class of every object.
+"""Overhead views of a poker table: felt, cards face up and face down (in one of the card designs,
+each card with its grain, glare, wear and bend), chip stacks and spreads, shadows, light, blur,
+noise and a camera tilt; with the box and class of every object.
 
 The detector's classes are ``DETECTOR_CLASSES``: a face-up card, a card back, a chip and a
 dealer's hand. Every label also keeps what the object is (the card, e.g. ``"Qh"``; the chip's
@@ -18,7 +19,9 @@ import cv2
 import numpy as np
 
 from engine.cards import DECK
-from models.synth.cards import STYLES, W, draw_back, draw_card
+from models.synth.cards import W
+from models.synth.designs import TRAINING, CardDesign
+from models.synth.wear import weathered
 from vision.chips import DEFAULT_CHIP_SET
 
 CHIP_COLOURS: dict[str, tuple[int, int, int]] = {c.name: c.bgr for c in DEFAULT_CHIP_SET}
@@ -333,16 +336,17 @@ def render(
     hands: int | None = None,
     surfaces: Sequence[tuple[int, int, int]] = FELTS,
     pair_share: float = PAIR_SHARE,
+    designs: Sequence[CardDesign] = TRAINING,
 ) -> Scene:
     """A random table view; ``card_px`` is the card width in pixels (default: drawn from
     ``card_px_range``); the table's colour is one of ``surfaces``; ``pair_share`` of the cards
-    have a second card lying over them (a hand held or shown)."""
+    have a second card lying over them (a hand held or shown); the deck is one of ``designs``."""
     canvas = felt(width, height, rng, surfaces)
     table = canvas.copy()  # the bare table: what the camera sees past the canvas's edge
     card_w = card_px if card_px is not None else rng.uniform(*card_px_range)
     scale = card_w / W
-    style = STYLES[rng.randrange(len(STYLES))]
-    back = draw_back(rng.randrange(8)).astype(np.float32)
+    deck_design = designs[rng.randrange(len(designs))]
+    back = deck_design.back(rng.randrange(8))
     deck = list(DECK)
     rng.shuffle(deck)
     placed: list[tuple[int, str, np.ndarray]] = []
@@ -360,18 +364,19 @@ def render(
         angle = rng.uniform(-180, 180) if rng.random() < 0.5 else rng.uniform(-12, 12)
         if i < up:
             card = deck.pop()
-            sprite = draw_card(card, style).astype(np.float32)
-            corners = paste(canvas, sprite, (x, y), angle, scale, owner=mine())
+            face = weathered(deck_design.face(card), rng)
+            corners = paste(canvas, face.bgr, (x, y), angle, scale, owner=mine(), alpha=face.alpha)
             placed.append((CARD, card, corners))
         else:
-            corners = paste(canvas, back, (x, y), angle, scale, owner=mine())
+            face = weathered(back, rng)
+            corners = paste(canvas, face.bgr, (x, y), angle, scale, owner=mine(), alpha=face.alpha)
             placed.append((BACK, "card_back", corners))
         if rng.random() < pair_share and deck:  # a second card overlapping (a hand)
             card = deck.pop()
             dx, dy = card_w * rng.uniform(0.3, 0.5), card_w * rng.uniform(-0.1, 0.1)
-            sprite = draw_card(card, style).astype(np.float32) if i < up else back
+            face = weathered(deck_design.face(card) if i < up else back, rng)
             at, turn = (x + dx, y + dy), angle + rng.uniform(-8, 8)
-            corners = paste(canvas, sprite, at, turn, scale, owner=mine())
+            corners = paste(canvas, face.bgr, at, turn, scale, owner=mine(), alpha=face.alpha)
             placed.append((CARD, card, corners) if i < up else (BACK, "card_back", corners))
     piles = chip_piles if chip_piles is not None else rng.randint(0, 6)
     chip_d = card_w * rng.uniform(0.5, 0.65)

@@ -11,6 +11,7 @@ import pytest
 from engine.cards import DECK
 from models.synth import scene
 from models.synth.cards import PIPS, STYLES, H, W, draw_back, draw_card
+from models.synth.designs import DRAWN
 from models.synth.scene import (
     BACK,
     CARD,
@@ -111,8 +112,9 @@ def test_a_card_hidden_but_for_its_corner_index_is_labelled(
 def test_small_cards_are_shrunk_with_area_averaging_not_aliased() -> None:
     # A 20-pixel card keeps the mean colour of the full-size face (no sparkle from sampling).
     scene = render(
-        random.Random(3), 120, 120, card_px=20, cards_up=1, cards_down=0, chip_piles=0, hands=0
-    )
+        random.Random(3), 120, 120, card_px=20, cards_up=1, cards_down=0, chip_piles=0, hands=0,
+        pair_share=0,
+    )  # fmt: skip
     (label,) = [label for label in scene.labels if label.cls == CARD]
     x1, y1, x2, y2 = (int(v) for v in label.box)
     assert scene.image[y1:y2, x1:x2].mean() > 90  # paper, not the felt
@@ -207,6 +209,7 @@ def test_a_cards_corners_turn_its_view_back_upright_not_mirrored() -> None:
             chip_piles=0,
             hands=0,
             pair_share=0.0,
+            designs=DRAWN,
         )
         (card,) = scene.labels
         assert len(card.corners) == 4

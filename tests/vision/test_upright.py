@@ -13,6 +13,7 @@ import pytest
 
 from engine.cards import DECK
 from models.eval import SELECTION_SEED, view
+from models.synth.designs import COMMITTED_TRAINED_ON
 from models.synth.scene import BACK, CARD, Label
 from vision.identity import MASK_OTHER, MASK_OWN, MASK_SHARED, IdentityClassifier, crop_window
 from vision.paths import CORNERS_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
@@ -110,8 +111,10 @@ SHEET_CLASSES = (CARD, BACK)
 
 
 def _tables(n: int) -> list[tuple[np.ndarray, list[Label]]]:
-    """The first ``n`` rendered selection views (seen by no network in training)."""
-    return [(s.image, list(s.labels)) for s in (view(SELECTION_SEED + i) for i in range(n))]
+    """The first ``n`` rendered selection views (seen by no network in training), in the decks
+    the committed models were trained on."""
+    views = (view(SELECTION_SEED + i, COMMITTED_TRAINED_ON) for i in range(n))
+    return [(s.image, list(s.labels)) for s in views]
 
 
 def test_the_regressor_finds_the_corners_of_rendered_cards_from_their_boxes(
