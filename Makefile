@@ -22,7 +22,7 @@ TRAIN := PYTHONPATH=. $(TRAIN_VENV)/bin/python
 # (quoted for the shell: `paho-mqtt>=2` is not a redirection)
 TRAIN_PACKAGES = $(shell $(PYTHON) -c 'import shlex, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(shlex.join(p["optional-dependencies"]["train"] + [d for d in p["dependencies"] if "opencv" not in d]))')
 
-.PHONY: demo test lint servers bench lock clean compile uncompile models eval
+.PHONY: demo test lint servers bench lock clean compile uncompile models models-chain eval
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Feltwatch needs Python 3.11, found " + sys.version.split()[0]'
@@ -67,34 +67,19 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip --disable-pip-version-check --quiet install $(TRAIN_PACKAGES)
 	touch $@
 
-# Render the data and train the models from scratch on the CPU (about 27.5 hours on 2 cores),
-# export them to models/*.onnx and quantise the detector to int8. HOURS and MINUTES cap the two
-# trainings from scratch. The detector then trains on from its best epoch four times: on the
-# renders, with light surfaces added, on tiles of rendered hands on the demo's table (the
-# worker's view, the rail's ends) mixed with a share of the rest, and on views of cards at the
-# table's scale, seven in ten lying in pairs, with a share of the rest (2026-12-04). The
-# classifier trains on twice at a lower rate (the second time with half of each batch real
-# photos), on crops of the cards of 600 rendered hands on the demo's table, then with views of
-# a few cards added (a third on light surfaces), twice with the real photos sampled so that the
-# table's brightness says nothing of the suit, twice more on fresh renders of the same kinds
-# (the renderer's pips of a real card's size since 2026-12-02; models/README.md), once more on
-# crops of 112 pixels rendered again (80 before; the committed classifier read 80 until its
-# last run), and once more on crops rendered again with their mask channel (where the card's
-# own box and the other cards' boxes lie in the crop; since 2026-12-03 every step's data has it
-# and every step trains a classifier that reads it: the committed ones before read RGB only),
-# then on from that run's best at half its rate, and once more at that rate with views of cards
-# at the table's scale lying one over another added (the lower card of a pair). Last, the
-# corner regressor and the upright reader that read a face-up card another touches
-# (vision/upright.py; rendered views only, about 4 hours more): each from scratch, then on at
-# half the rate (the regressor once more at a quarter), the reader with its views warped as if
-# its corners were 2 pixels off, and once more at a quarter on the views the worker reads
-# (the detector's boxes, the regressor's corners; 2026-12-04); then both together on such views
-# of more cards (scripts/train-readers.sh: 8 minutes on a lent GPU made the committed ones; on
-# 2 cores it stops at 4 hours, data included, and does far fewer steps).
+# The vision models from nothing by one recipe (models/recipe.toml, models/README.md): renders
+# into build/recipe, trains a fixed number of steps, evaluates, then installs the networks in
+# models/. DEVICE=cuda trains on a GPU (scripts/recipe-on-gpu.sh runs it on a lent machine).
+DEVICE ?= cpu
+models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
+	$(BIN)/python -m models.recipe --device $(DEVICE) --install
+
+# The steps that made the committed networks (models/README.md, "Reproducing"): each training
+# capped by wall-clock minutes (HOURS, MINUTES) and most continuing from the network before.
 HOURS ?= 1.5
 MINUTES ?= 70
 SPARSE = --lr 1e-3 --real-share 0.35 --threads 2 --select sum
-models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
+models-chain: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 	$(BIN)/python -m models.synth.make_dataset build/synth
 	$(BIN)/python -m models.identity_data build/identity
 	$(TRAIN) -m models.train --data build/synth --hours $(HOURS)

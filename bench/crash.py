@@ -7,8 +7,9 @@ the detector: this measures the appliance, not the models); the engine is killed
 from ``--seed`` (0 to twice ``--every`` seconds after the restarted engine is up, its first second
 included; no more than the supervisor restarts in a minute). Per run: kills, alerts the
 uninterrupted run raised and this one did not (missing), alerts this one raised that the
-uninterrupted did not (extra), shoe reads journalled twice or never (doubled, lost), bad journal
-lines, whether the events written equal the journal's replay, and the demo's exit status.
+uninterrupted did not (extra), shoe reads never journalled (lost) or in the event log twice
+(doubled), the copies a device resent and the engine dropped, bad journal lines, whether the events
+written equal the journal's replay, and the demo's exit status.
 
     .venv/bin/python bench/crash.py [--kills 100] [--hands 12] [--demo-seed 7] [--seed 1]
         [--every 16] [--dir build/bench-crash]
@@ -45,7 +46,12 @@ class Outcome:
     exit_status: int
     wall_s: float
     lost_reads: int
+    """Shoe reads never journalled."""
     doubled_reads: int
+    """Shoe reads that reached the event log twice."""
+    copies_journalled: int
+    """Shoe reads the device resent after the engine took them but before it could acknowledge
+    them: journalled again, dropped by the engine (not a fault)."""
     bad_lines: int
     replay_equal: bool
 
@@ -71,7 +77,14 @@ def outcome(
     reads = Counter(i.shoe_seq for i in items if isinstance(i, CardDrawn))
     highest = max(reads, default=0)
     lost = sum(1 for seq in range(1, highest + 1) if seq not in reads)
-    doubled = sum(n - 1 for n in reads.values() if n > 1)
+    copies = sum(n - 1 for n in reads.values() if n > 1)
+    event_rows = (
+        [json.loads(line) for line in (journal / "demo.events.jsonl").read_text().splitlines()]
+        if (journal / "demo.events.jsonl").exists()
+        else []
+    )
+    drawn = Counter(r["shoe_seq"] for r in event_rows if r.get("type") == "shoe_draw")
+    doubled = sum(n - 1 for n in drawn.values() if n > 1)
     replayed = folder / "replayed.events.jsonl"
     subprocess.run(
         [
@@ -88,7 +101,7 @@ def outcome(
     )
     events = journal / "demo.events.jsonl"
     equal = replayed.exists() and events.exists() and replayed.read_bytes() == events.read_bytes()
-    return Outcome(tuple(kills), judged, status, wall_s, lost, doubled, bad, equal)
+    return Outcome(tuple(kills), judged, status, wall_s, lost, doubled, copies, bad, equal)
 
 
 def run(
@@ -142,7 +155,8 @@ def main() -> int:
         print(
             f"run {runs}: {len(got.kills_after_up_s)} kills, {len(got.judged)} alerts, "
             f"missing {len(missing)}, "
-            f"extra {len(extra)}, reads lost {got.lost_reads} doubled {got.doubled_reads}, "
+            f"extra {len(extra)}, reads lost {got.lost_reads} doubled {got.doubled_reads} "
+            f"(copies journalled and dropped {got.copies_journalled}), "
             f"bad journal lines {got.bad_lines}, replay equal {got.replay_equal}, "
             f"exit {got.exit_status}, {got.wall_s:.0f} s ({got.wall_s / peer.wall_s:.2f}x the "
             f"uninterrupted run)",

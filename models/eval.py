@@ -31,6 +31,7 @@ import warnings
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -44,10 +45,19 @@ from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_
 from vision.recognise import Recogniser, Sighting
 from vision.tiles import iou
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", FutureWarning)
+if TYPE_CHECKING:
     import supervision as sv
-    from supervision.metrics import MeanAveragePrecision
+
+
+def _supervision():  # type: ignore[no-untyped-def]
+    """supervision, imported when figures are computed: the training data steps import this
+    module for its views (``view``) and need not have it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        import supervision
+
+    return supervision
+
 
 EVAL_SEED = 424242
 """Rendered views for evaluation: training renders seeds 0 and 1 (models.synth, identity)."""
@@ -92,6 +102,7 @@ class Tally:
         self.targets.append(self._detections([(n, 1.0, b) for n, b in truth]))
 
     def _detections(self, rows: list[tuple[str, float, tuple[float, ...]]]) -> sv.Detections:
+        sv = _supervision()
         rows = [r for r in rows if r[0] in self.classes]
         if not rows:
             return sv.Detections.empty()
@@ -102,6 +113,8 @@ class Tally:
         )
 
     def result(self) -> dict[str, float]:
+        from supervision.metrics import MeanAveragePrecision
+
         metric = MeanAveragePrecision()
         metric.update(self.predictions, self.targets)
         with warnings.catch_warnings():
@@ -285,6 +298,12 @@ def main() -> int:
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument(
+        "--designs",
+        nargs="+",
+        metavar="DESIGN",
+        help="the rendered views' decks (default: the training decks; models.synth.designs)",
+    )
+    parser.add_argument(
         "--valid", action="store_true", help="real photos of valid/ (for selection) not test/"
     )
     parser.add_argument("--card-conf", type=float, help="identity confidence to name a card")
@@ -309,9 +328,15 @@ def main() -> int:
     options["upright"] = None if args.no_upright else tuple(args.upright)
     recogniser = Recogniser(args.detector, args.identity, **options)  # type: ignore[arg-type]
     split = "valid" if args.valid else "test"
+    try:
+        designs = tuple(design(name) for name in args.designs) if args.designs else TRAINING
+    except KeyError as exc:
+        parser.error(str(exc.args[0]))
     report = {
         f"real_{split}": real_photos(recogniser, split),
-        "synthetic_1080p": synthetic(recogniser, args.scenes, args.seed) if args.scenes else {},
+        "synthetic_1080p": (
+            synthetic(recogniser, args.scenes, args.seed, designs) if args.scenes else {}
+        ),
         "synthetic_1080p_held_out_design": (
             synthetic(recogniser, args.scenes, args.seed, (design(HELD_OUT),))
             if args.scenes

@@ -40,14 +40,6 @@ HEAD_CONVS = re.compile(r"^/model\.23/cv[23]\.\d/cv[23]\.\d\.[01]/")
 
 
 def main() -> int:
-    from onnxruntime.quantization import (
-        CalibrationDataReader,
-        QuantFormat,
-        QuantType,
-        quantize_static,
-    )
-    from onnxruntime.quantization.shape_inference import quant_pre_process
-
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", type=Path, default=ROOT / "models" / "detector.onnx")
     parser.add_argument("--data", type=Path, default=ROOT / "build" / "synth")
@@ -58,6 +50,13 @@ def main() -> int:
     )
     args = parser.parse_args()
     import onnx
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+    from onnxruntime.quantization.shape_inference import quant_pre_process
 
     source = onnx.load(str(args.model))
     if any(node.op_type == "QuantizeLinear" for node in source.graph.node):

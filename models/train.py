@@ -1,6 +1,7 @@
 """Train the table detector from scratch and export it to ONNX (the ``train`` extra).
 
-    .venv-train/bin/python -m models.train --data build/synth --hours 1.5 [--imgsz 320]
+    .venv-train/bin/python -m models.train --data build/synth --epochs 40 [--imgsz 320]
+        [--device cuda] [--hours 1.5 (stops at this time, if sooner)]
 
 The dataset is the rendered one (``models.synth.make_dataset``) plus the real card photos of
 ``../shared/data/cards-real/*/train`` (every card is class ``card``); ``valid/`` of the real
@@ -35,15 +36,16 @@ def offline() -> None:
         shutil.copy(dejavu, config / "Ultralytics" / "Arial.Unicode.ttf")
 
 
-def add_real_photos(data: Path) -> int:
-    """Copy the real train and valid photos into the dataset; every card is the detector's
-    class ``card`` (the identity classifier learns the names)."""
+def add_real_photos(data: Path, limit: int | None = None) -> int:
+    """Copy the real train and valid photos into the dataset (``limit``: at most that many of
+    each split, the first by name); every card is the detector's class ``card`` (the identity
+    classifier learns the names)."""
     from models.synth.scene import CARD
 
     added = 0
     for root in datasets(REAL):
         for split, ours in (("train", "train"), ("valid", "val")):
-            for image in sorted((root / split / "images").glob("*.jpg")):
+            for image in sorted((root / split / "images").glob("*.jpg"))[:limit]:
                 label = root / split / "labels" / (image.stem + ".txt")
                 lines = []
                 for line in label.read_text().splitlines():
@@ -59,15 +61,18 @@ def add_real_photos(data: Path) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=BUILD / "synth")
-    parser.add_argument("--hours", type=float, default=1.5)
+    parser.add_argument("--hours", type=float, help="stop at this time if the epochs last longer")
     parser.add_argument("--imgsz", type=int, default=320)
     parser.add_argument("--epochs", type=int, default=300)
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--weights", type=Path, help="continue from these weights (a .pt)")
+    parser.add_argument(
+        "--real-photos", type=int, help="at most this many real photos of each split (default all)"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "models" / "detector.onnx")
     args = parser.parse_args()
     offline()
-    print(f"added {add_real_photos(args.data)} real photos", flush=True)
+    print(f"added {add_real_photos(args.data, args.real_photos)} real photos", flush=True)
     import ultralytics.utils.torch_utils as torch_utils
     from ultralytics import YOLO, settings
 

@@ -1,8 +1,9 @@
 """Train the corner regressor or the upright reader (``vision.upright``) and export it to ONNX
 (the ``train`` extra).
 
-    .venv-train/bin/python -m models.train_upright corners --data build/upright --minutes 30
-    .venv-train/bin/python -m models.train_upright reader --data build/upright --minutes 30
+    .venv-train/bin/python -m models.train_upright corners --data build/upright --steps 20000
+    .venv-train/bin/python -m models.train_upright reader --data build/upright --steps 20000
+        [--device cuda] [--minutes 30 (without --steps)]
 
 Both learn from rendered views only (``models.upright_data``): the renderer knows each card's
 corners, a photo's label does not. The regressor (about 2.0 M parameters) learns a card's outline
@@ -220,7 +221,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("network", choices=("corners", "reader"))
     parser.add_argument("--data", type=Path, required=True, help="models.upright_data's folder")
-    parser.add_argument("--minutes", type=float, default=30.0, help="0: export --init only")
+    parser.add_argument(
+        "--steps", type=int, help="training steps (the learning rate decays over them)"
+    )
+    parser.add_argument(
+        "--minutes", type=float, default=30.0, help="without --steps: train this long (0: export)"
+    )
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument(
         "--init", type=Path, help="weights (.pt) to go on from, or an exported network (.onnx)"
@@ -277,7 +283,14 @@ def main() -> int:
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     weights = torch.tensor(POSE_WEIGHTS, device=device)
     started, total_s, step, epoch = time.monotonic(), args.minutes * 60, 0, 0
-    while time.monotonic() - started < total_s:
+
+    def progress() -> float:
+        """How far training is, 0 to 1: by steps (``--steps``), else by the time budget."""
+        if args.steps is not None:
+            return step / max(1, args.steps)
+        return (time.monotonic() - started) / total_s if total_s > 0 else 1.0
+
+    while progress() < 1:
         loader = torch.utils.data.DataLoader(
             Batches(x, y, corners, args.corner_noise, seed=epoch),
             batch_size=None,
@@ -286,7 +299,7 @@ def main() -> int:
         )
         epoch += 1
         for batch, target in loader:
-            done = (time.monotonic() - started) / total_s
+            done = progress()
             if done >= 1:
                 break
             for group in opt.param_groups:
@@ -311,7 +324,7 @@ def main() -> int:
                 if now <= best:
                     best = now
                     keep()
-    if args.minutes > 0 and score() <= best:
+    if step > 0 and score() <= best:
         keep()
     model.load_state_dict(torch.load(checkpoint))
     model.to("cpu").eval()

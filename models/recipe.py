@@ -1,0 +1,190 @@
+"""Run the vision models' recipe (``models/recipe.toml``) from nothing into a build folder.
+
+    .venv/bin/python -m models.recipe [--device cpu|cuda] [--jobs N] [--scale 1.0]
+        [--build build/recipe] [--train-python PATH] [--skip STEP ...] [--install] [--list]
+
+Each step of the recipe runs as its own process (its output in ``{build}/logs/STEP.log``); a
+step that fails stops the run with its log's last lines. ``{build}/models/run.json`` records the
+recipe's SHA-256, the options, each step's command and seconds, and the evaluation's figures.
+``--install`` copies the networks into ``models/`` (with ``run.json`` as ``models/recipe-run.json``)
+once every step has succeeded, and only for a full run (``--scale 1``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from models.real import ROOT
+
+RECIPE = Path(__file__).with_name("recipe.toml")
+NETWORKS = ("detector.onnx", "identity.onnx", "corners.onnx", "upright.onnx")
+"""What ``--install`` copies into ``models/`` (the run-time path reads these)."""
+INSTALLED_EXTRAS = ("detector.pt",)
+"""Also installed: the detector's own weights (``bench/`` compares against them)."""
+
+
+class RecipeError(ValueError):
+    """The recipe file is not what a recipe must be."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    name: str
+    python: str
+    """``dev`` or ``train``: the interpreter it runs in."""
+    module: str
+    args: tuple[str, ...]
+    counts: tuple[str, ...]
+    """The options whose values ``--scale`` multiplies."""
+
+    def command(self, python: str, values: dict[str, str], scale: float) -> list[str]:
+        args = [arg.format(**values) for arg in self.args]
+        for i, arg in enumerate(args[:-1]):
+            if arg in self.counts:
+                args[i + 1] = str(max(1, round(float(args[i + 1]) * scale)))
+        return [python, "-m", self.module, *args]
+
+
+def load(path: Path = RECIPE) -> tuple[list[Step], str]:
+    """The recipe's steps and its SHA-256."""
+    raw = path.read_bytes()
+    try:
+        table = tomllib.loads(raw.decode())
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise RecipeError(f"{path}: {exc}") from exc
+    steps = []
+    for k, step in enumerate(table.get("step", []), 1):
+        missing = {"name", "python", "module", "args"} - set(step)
+        if missing:
+            raise RecipeError(f"{path}: step {k} lacks {', '.join(sorted(missing))}")
+        if step["python"] not in ("dev", "train"):
+            raise RecipeError(f"{path}: step {step['name']}: python must be dev or train")
+        args = tuple(str(a) for a in step["args"])
+        counts = tuple(step.get("counts", ()))
+        unknown = [c for c in counts if c not in args[:-1]]
+        if unknown:
+            raise RecipeError(f"{path}: step {step['name']}: counts {unknown} are not its options")
+        steps.append(Step(step["name"], step["python"], step["module"], args, counts))
+    if not steps:
+        raise RecipeError(f"{path}: no [[step]]")
+    names = [s.name for s in steps]
+    if len(set(names)) != len(names):
+        raise RecipeError(f"{path}: step names repeat")
+    return steps, hashlib.sha256(raw).hexdigest()
+
+
+def _tail(path: Path, lines: int = 15) -> str:
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--device", default="cpu", help="torch device for training: cpu, cuda")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="render processes")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every step's counts")
+    parser.add_argument("--build", type=Path, default=ROOT / "build" / "recipe")
+    default_train = ROOT / ".venv-train" / "bin" / "python"
+    parser.add_argument(
+        "--train-python",
+        default=str(default_train) if default_train.exists() else sys.executable,
+        help="the interpreter of the training steps (torch, ultralytics)",
+    )
+    parser.add_argument("--recipe", type=Path, default=RECIPE)
+    parser.add_argument("--install", action="store_true", help="copy the networks to models/")
+    parser.add_argument("--list", action="store_true", help="print the commands and stop")
+    parser.add_argument(
+        "--skip", nargs="*", default=[], metavar="STEP", help="steps not to run (e.g. eval)"
+    )
+    args = parser.parse_args(argv)
+    if args.scale <= 0:
+        parser.error("--scale must be above 0")
+    if args.install and (args.scale != 1 or args.skip):
+        parser.error("--install takes a full run only (--scale 1, no --skip)")
+    try:
+        steps, digest = load(args.recipe)
+    except (OSError, RecipeError) as exc:
+        print(f"recipe: {exc}", file=sys.stderr)
+        return 2
+    build = args.build.resolve()
+    values = {"build": str(build), "jobs": str(args.jobs), "device": args.device}
+    pythons = {"dev": sys.executable, "train": args.train_python}
+    unknown = sorted(set(args.skip) - {s.name for s in steps})
+    if unknown:
+        parser.error(f"--skip: no step {', '.join(unknown)} in {args.recipe}")
+    commands = [
+        (s, s.command(pythons[s.python], values, args.scale))
+        for s in steps
+        if s.name not in args.skip
+    ]
+    print(f"recipe {args.recipe} sha256 {digest}", flush=True)
+    if args.list:
+        for step, command in commands:
+            print(f"{step.name}: {' '.join(command)}")
+        return 0
+    if build.exists() and any(build.iterdir()) and not (build / "logs").is_dir():
+        print(f"recipe: {build} holds something other than a recipe run", file=sys.stderr)
+        return 2
+    if build.exists():
+        shutil.rmtree(build)  # from nothing: nothing of an earlier run is read
+    (build / "logs").mkdir(parents=True)
+    (build / "models").mkdir()
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep
+        ),
+        "PYTHONUNBUFFERED": "1",
+        "ORT_DISABLE_TELEMETRY": "1",
+    }
+    record: dict[str, object] = {
+        "recipe_sha256": digest,
+        "device": args.device,
+        "jobs": args.jobs,
+        "scale": args.scale,
+        "skipped": args.skip,
+        "steps": [],
+    }
+    started = time.monotonic()
+    for step, command in commands:
+        log = build / "logs" / f"{step.name}.log"
+        print(f"{step.name}: {' '.join(command)}", flush=True)
+        at = time.monotonic()
+        with log.open("w") as out:
+            status = subprocess.run(
+                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, check=False
+            ).returncode
+        seconds = round(time.monotonic() - at, 1)
+        record["steps"].append(  # type: ignore[attr-defined]
+            {"name": step.name, "command": command[1:], "seconds": seconds, "status": status}
+        )
+        print(f"{step.name}: exit {status} in {seconds} s", flush=True)
+        if status != 0:
+            print(f"{step.name} failed; the end of {log}:\n{_tail(log)}", file=sys.stderr)
+            return 1
+    record["seconds"] = round(time.monotonic() - started, 1)
+    evaluation = build / "models" / "eval.json"
+    if evaluation.exists():
+        record["eval"] = json.loads(evaluation.read_text())
+    run_json = build / "models" / "run.json"
+    run_json.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"done in {record['seconds']} s: {run_json}", flush=True)
+    if args.install:
+        for name in (*NETWORKS, *INSTALLED_EXTRAS):
+            shutil.copy(build / "models" / name, ROOT / "models" / name)
+        shutil.copy(run_json, ROOT / "models" / "recipe-run.json")
+        print(f"installed {', '.join(NETWORKS)} in {ROOT / 'models'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

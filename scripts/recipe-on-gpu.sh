@@ -1,0 +1,24 @@
+#!/bin/sh
+# The models' recipe (models/recipe.toml) on a lent GPU machine: 16 cores render, the GPU trains.
+# Its image has torch, onnx, onnxruntime and OpenCV but no network: the wheels it lacks travel in
+# .whl/ (ultralytics, ultralytics-thop, ultralytics-platform, polars, resvg-py; for Python 3.12,
+# downloaded with `pip download --no-deps --only-binary=:all: --python-version 3.12`). The
+# evaluation runs afterwards on this machine (models.eval), not there. What comes back to $OUT:
+# the four networks, the detector's weights, run.json (the recipe's hash, each step's seconds)
+# and the steps' logs.
+#
+#   OUT=/tmp/out sh scripts/recipe-on-gpu.sh [SCALE]
+set -eu
+: "${OUT:?where the results go}"
+scale=${1:-1}
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl
+export PYTHONPATH="/tmp/site" ORT_DISABLE_TELEMETRY=1 PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
+status=0
+python3 -m models.recipe --device cuda --jobs "$(nproc)" --train-python python3 \
+    --skip eval --scale "$scale" --build /tmp/recipe || status=$?
+cp /tmp/recipe/models/*.onnx /tmp/recipe/models/detector.pt /tmp/recipe/models/run.json \
+    "$OUT"/ 2>/dev/null || true
+tar czf "$OUT/logs.tgz" -C /tmp/recipe logs
+exit "$status"
