@@ -1,14 +1,16 @@
 """Write a YOLO dataset of rendered table views.
 
 .venv/bin/python -m models.synth.make_dataset OUT --train 4000 --val 300 [--seed 0] [--surfaces any]
-    [--card-px 16 110] [--pair-share 0.25]
+    [--card-px 16 110] [--pair-share 0.25] [--room]
 
 Frames are rendered at the detector's input size (320 x 320 by default) with cards 16 to 110 pixels
 wide: a 1080p overhead view is cut into tiles of that size at full resolution, where a card is
 about 50 pixels wide. ``--surfaces any`` draws the tables on the felts and on light surfaces
 (a white cloth, grey, light wood), as some real card photos are: run it with another seed to add
 such frames to a dataset (file names hold the seed). ``--card-px 40 70 --pair-share 0.7`` draws
-the table's scale with seven cards in ten lying in pairs (the lower card of a hand).
+the table's scale with seven cards in ten lying in pairs (the lower card of a hand). ``--room``
+adds, by chance, what a real room does (the floor past the table, a chip rack, light chips, arms'
+shadows, the light's colour, a CCTV camera: ``models.synth.room``).
 """
 
 from __future__ import annotations
@@ -37,19 +39,24 @@ CARD_PX = (16.0, 110.0)
 SURFACES = {"felt": FELTS, "any": FELTS + LIGHT_SURFACES}
 
 
-Job = tuple[Path, str, int, int, tuple[int, int], str, tuple[float, float], float]
+Job = tuple[Path, str, int, int, tuple[int, int], str, tuple[float, float], float, bool]
 J = TypeVar("J")
 
 
 def _write_one(job: Job) -> None:
-    out, split, seed, i, size, surfaces, card_px, pair_share = job
+    out, split, seed, i, size, surfaces, card_px, pair_share, room = job
     name = f"{split}-{seed}-{i:06d}"
     image, label = out / "images" / split / f"{name}.jpg", out / "labels" / split / f"{name}.txt"
     if image.exists() and label.exists():
         return  # written by an earlier run (the same seed gives the same frame)
     rng = random.Random(seed * 1_000_003 + i)
     scene = render(
-        rng, *size, card_px_range=card_px, surfaces=SURFACES[surfaces], pair_share=pair_share
+        rng,
+        *size,
+        card_px_range=card_px,
+        surfaces=SURFACES[surfaces],
+        pair_share=pair_share,
+        room=room,
     )
     cv2.imwrite(str(image), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     label.write_text(yolo_lines(scene))
@@ -65,8 +72,9 @@ def write_split(
     surfaces: str = "felt",
     card_px: tuple[float, float] = CARD_PX,
     pair_share: float = PAIR_SHARE,
+    room: bool = False,
 ) -> None:
-    work = [(out, split, seed, i, size, surfaces, card_px, pair_share) for i in range(count)]
+    work = [(out, split, seed, i, size, surfaces, card_px, pair_share, room) for i in range(count)]
     write_jobs(_write_one, out, split, work, jobs, chunk=8)
 
 
@@ -104,6 +112,9 @@ def main() -> int:
         help="card widths in pixels drawn from",
     )
     parser.add_argument("--pair-share", type=float, default=PAIR_SHARE)
+    parser.add_argument(
+        "--room", action="store_true", help="what a real room adds (models.synth.room), by chance"
+    )
     args = parser.parse_args()
     size = (args.width, args.height)
     for split, count, seed in (("train", args.train, args.seed), ("val", args.val, args.seed + 1)):
@@ -117,6 +128,7 @@ def main() -> int:
             args.surfaces,
             card_px=tuple(args.card_px),
             pair_share=args.pair_share,
+            room=args.room,
         )
     names = "\n".join(f"  {i}: {name}" for i, name in enumerate(DETECTOR_CLASSES))
     (args.out / "data.yaml").write_text(

@@ -21,6 +21,18 @@ import numpy as np
 from engine.cards import DECK
 from models.synth.cards import W
 from models.synth.designs import TRAINING, CardDesign
+from models.synth.room import (
+    CCTV_SHARE,
+    FLOOR_SHARE,
+    LIGHT_CHIPS,
+    RACK_SHARE,
+    SHADOW_SHARE,
+    arm_shadows,
+    cctv,
+    floor,
+    light_colour,
+    rack,
+)
 from models.synth.wear import weathered
 from vision.chips import DEFAULT_CHIP_SET
 
@@ -155,12 +167,14 @@ def chip_alpha(size: int = 120) -> np.ndarray:
     return alpha
 
 
-def chip_sprite(colour: str, size: int = 120) -> np.ndarray:
-    """A chip seen from above: the colour, white edge spots, an inner ring (on black: paste it
-    with ``chip_alpha``)."""
+def chip_sprite(
+    colour: str, size: int = 120, body: tuple[int, int, int] | None = None
+) -> np.ndarray:
+    """A chip seen from above: the colour (``body``, default the chip set's ``colour``), white
+    edge spots, an inner ring (on black: paste it with ``chip_alpha``)."""
     img = np.zeros((size, size, 3), np.float32)
     c = size / 2
-    body = CHIP_COLOURS[colour]
+    body = body if body is not None else CHIP_COLOURS[colour]
     cv2.circle(img, (int(c), int(c)), int(c) - 1, body, -1, cv2.LINE_AA)
     for k in range(6):
         a = k * math.pi / 3
@@ -337,13 +351,20 @@ def render(
     surfaces: Sequence[tuple[int, int, int]] = FELTS,
     pair_share: float = PAIR_SHARE,
     designs: Sequence[CardDesign] = TRAINING,
+    room: bool = False,
 ) -> Scene:
     """A random table view; ``card_px`` is the card width in pixels (default: drawn from
     ``card_px_range``); the table's colour is one of ``surfaces``; ``pair_share`` of the cards
-    have a second card lying over them (a hand held or shown); the deck is one of ``designs``."""
+    have a second card lying over them (a hand held or shown); the deck is one of ``designs``;
+    ``room``: by chance what a real room adds (``models.synth.room``)."""
     canvas = felt(width, height, rng, surfaces)
-    table = canvas.copy()  # the bare table: what the camera sees past the canvas's edge
     card_w = card_px if card_px is not None else rng.uniform(*card_px_range)
+    if room and rng.random() < FLOOR_SHARE:
+        floor(canvas, rng, max(card_w * 0.6, 0.12 * min(width, height)))
+    table = canvas.copy()  # the bare table: what the camera sees past the canvas's edge
+    chip_colours = {**CHIP_COLOURS, **(LIGHT_CHIPS if room else {})}
+    if room and rng.random() < RACK_SHARE:
+        rack(canvas, rng, card_w * 0.55, list(chip_colours.values()))
     scale = card_w / W
     deck_design = designs[rng.randrange(len(designs))]
     back = deck_design.back(rng.randrange(8))
@@ -380,12 +401,12 @@ def render(
             placed.append((CARD, card, corners) if i < up else (BACK, "card_back", corners))
     piles = chip_piles if chip_piles is not None else rng.randint(0, 6)
     chip_d = card_w * rng.uniform(0.5, 0.65)
-    colours = list(CHIP_COLOURS)
+    colours = list(chip_colours)
     for _ in range(piles):
         colour = rng.choice(colours)
         x = rng.uniform(margin, width - margin)
         y = rng.uniform(margin, height - margin)
-        sprite, disc = chip_sprite(colour), chip_alpha()
+        sprite, disc = chip_sprite(colour, body=chip_colours[colour]), chip_alpha()
         if rng.random() < 0.5:  # a stack seen from above and a little aside
             stack = []
             for k in range(rng.randint(1, 8)):
@@ -414,7 +435,14 @@ def render(
         outline = dealer_hand(canvas, rng, tip, card_w * rng.uniform(1.2, 1.6))
         ids[np.any(canvas != before, axis=2)] = len(placed)
         placed.append((HAND, "hand", outline))
+    if room and rng.random() < SHADOW_SHARE:
+        arm_shadows(canvas, rng)
+    if room:
+        canvas = light_colour(canvas, rng)
+        table = light_colour(table, rng)
     image, homography = finish(canvas, rng, beyond=table)
+    if room and rng.random() < CCTV_SHARE:
+        image = cctv(image, rng)
     return Scene(image, labelled(placed, ids, homography))
 
 

@@ -1,6 +1,6 @@
 """The card designs the renderer draws: every deck's 52 faces, the real decks from their files
-(the SVG deck's indices set in a font this machine has), one deck never shown in training, and
-the wear each pasted card gets."""
+(the SVG deck's indices set in a font this machine has), one deck never shown in training, the
+wear each pasted card gets, and what a real room adds to a view."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 from engine.cards import DECK
 from models.synth.cards import H, W
 from models.synth.designs import ALL, HELD_OUT, REAL, TRAINING, design
-from models.synth.scene import render
+from models.synth.room import LIGHT_CHIPS
+from models.synth.scene import CHIP, render
 from models.synth.wear import weathered
 
 
@@ -60,3 +61,17 @@ def test_a_scene_in_a_real_design_labels_its_cards() -> None:
                    chip_piles=1, designs=REAL)  # fmt: skip
     names = [label.name for label in scene.labels if label.cls == 0]
     assert len(names) >= 4 and set(names) <= set(DECK)
+
+
+def test_a_room_adds_unlabelled_floor_racks_and_shadows_and_labels_its_light_chips() -> None:
+    plain = render(random.Random(8), 320, 320, card_px=60)
+    assert np.array_equal(plain.image, render(random.Random(8), 320, 320, card_px=60,
+                                              room=False).image)  # fmt: skip
+    names: set[str] = set()
+    for seed in range(40):
+        scene = render(random.Random(seed), 320, 320, card_px=50, room=True)
+        again = render(random.Random(seed), 320, 320, card_px=50, room=True)
+        assert np.array_equal(scene.image, again.image)
+        assert scene.image.shape == (320, 320, 3) and scene.image.dtype == np.uint8
+        names |= {label.name for label in scene.labels if label.cls == CHIP}
+    assert names & set(LIGHT_CHIPS) and names - set(LIGHT_CHIPS)
