@@ -46,6 +46,9 @@ class Step:
     args: tuple[str, ...]
     counts: tuple[str, ...]
     """The options whose values ``--scale`` multiplies."""
+    together: str | None = None
+    """Consecutive steps of the same ``together`` run at the same time (none reads another's
+    output): a training on the GPU beside a rendering on the cores, two trainings side by side."""
 
     def command(self, python: str, values: dict[str, str], scale: float) -> list[str]:
         args = [arg.format(**values) for arg in self.args]
@@ -74,13 +77,26 @@ def load(path: Path = RECIPE) -> tuple[list[Step], str]:
         unknown = [c for c in counts if c not in args[:-1]]
         if unknown:
             raise RecipeError(f"{path}: step {step['name']}: counts {unknown} are not its options")
-        steps.append(Step(step["name"], step["python"], step["module"], args, counts))
+        together = step.get("together")
+        steps.append(Step(step["name"], step["python"], step["module"], args, counts, together))
     if not steps:
         raise RecipeError(f"{path}: no [[step]]")
     names = [s.name for s in steps]
     if len(set(names)) != len(names):
         raise RecipeError(f"{path}: step names repeat")
     return steps, hashlib.sha256(raw).hexdigest()
+
+
+def _groups(commands: list[tuple[Step, list[str]]]) -> list[list[tuple[Step, list[str]]]]:
+    """The steps in order, consecutive steps of one ``together`` in one group."""
+    groups: list[list[tuple[Step, list[str]]]] = []
+    for step, command in commands:
+        last = groups[-1][-1][0] if groups else None
+        if last is not None and step.together is not None and step.together == last.together:
+            groups[-1].append((step, command))
+        else:
+            groups.append([(step, command)])
+    return groups
 
 
 def _tail(path: Path, lines: int = 15) -> str:
@@ -155,21 +171,30 @@ def main(argv: list[str] | None = None) -> int:
         "steps": [],
     }
     started = time.monotonic()
-    for step, command in commands:
-        log = build / "logs" / f"{step.name}.log"
-        print(f"{step.name}: {' '.join(command)}", flush=True)
-        at = time.monotonic()
-        with log.open("w") as out:
-            status = subprocess.run(
-                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, check=False
-            ).returncode
-        seconds = round(time.monotonic() - at, 1)
-        record["steps"].append(  # type: ignore[attr-defined]
-            {"name": step.name, "command": command[1:], "seconds": seconds, "status": status}
-        )
-        print(f"{step.name}: exit {status} in {seconds} s", flush=True)
-        if status != 0:
+    for group in _groups(commands):
+        running = []
+        for step, command in group:
+            log = build / "logs" / f"{step.name}.log"
+            print(f"{step.name}: {' '.join(command)}", flush=True)
+            out = log.open("w")
+            process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+            )
+            running.append((step, command, log, out, process, time.monotonic()))
+        failed = []
+        for step, command, log, out, process, at in running:
+            status = process.wait()
+            out.close()
+            seconds = round(time.monotonic() - at, 1)
+            record["steps"].append(  # type: ignore[attr-defined]
+                {"name": step.name, "command": command[1:], "seconds": seconds, "status": status}
+            )
+            print(f"{step.name}: exit {status} in {seconds} s", flush=True)
+            if status != 0:
+                failed.append((step, log))
+        for step, log in failed:
             print(f"{step.name} failed; the end of {log}:\n{_tail(log)}", file=sys.stderr)
+        if failed:
             return 1
     record["seconds"] = round(time.monotonic() - started, 1)
     evaluation = build / "models" / "eval.json"

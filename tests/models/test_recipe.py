@@ -66,3 +66,14 @@ def test_the_list_names_every_step_in_order(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     names = [s.name for s in load(RECIPE)[0] if s.name != "eval"]
     assert [line.split(":")[0] for line in out.splitlines()[1:]] == names
+
+
+def test_steps_run_together_only_when_they_are_next_to_each_other() -> None:
+    steps, _ = load()
+    groups = recipe._groups([(s, []) for s in steps])
+    assert [s.name for s, _ in groups[-2]] == ["corners", "reader"]
+    assert sum(len(g) for g in groups) == len(steps)
+    names = [s.name for g in groups for s, _ in g]
+    assert names == [s.name for s in steps]
+    identity = next(g for g in groups if any(s.name == "identity" for s, _ in g))
+    assert {s.name for s, _ in identity} == {"identity", "upright-data"}
