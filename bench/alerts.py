@@ -84,12 +84,12 @@ def score(seed: int, hands: int, expected: tuple[Expected, ...], alerts: list) -
 
 
 def run_seed(seed: int, hands: int, vision: str, folder: Path) -> Tally:
-    from feltwatch.demo_frames import alerts_of, observed_by_models, observed_truth
+    from feltwatch.demo.frames import alerts_of, observed_by_models, observed_truth
     from models.synth.session import DemoSession
 
     session = DemoSession(seed=seed, hands=hands)
     if vision == "models":
-        from feltwatch.prerender import prerender
+        from feltwatch.demo.prerender import prerender
 
         path = folder / f"seed-{seed}"
         path.mkdir(parents=True, exist_ok=True)
@@ -106,7 +106,7 @@ def run_seed(seed: int, hands: int, vision: str, folder: Path) -> Tally:
 
 
 def render(seeds: range, hands: int, folder: Path, jobs: int) -> None:
-    from feltwatch.prerender import prerender
+    from feltwatch.demo.prerender import prerender
     from models.synth.session import DemoSession
 
     os.nice(19)  # the renderers inherit it

@@ -1,9 +1,9 @@
 """The floor under load: simulated tables (default 50) write the appliance's files at a live
-table's pace, their uplinks (``feltwatch.uplink``, one process for all) publish them through a
-real Mosquitto to ``feltwatch central`` on a real PostgreSQL. Reports, per phase: the rows
-offered and stored per second, the latency from a table writing a line to the floor view's live
-push delivering it (events and alerts, p50 / p99), and the CPU of each process (the broker, the
-uplinks, the central service, PostgreSQL): the first bottleneck is the one at its limit.
+table's pace, their uplinks (``feltwatch.appliance.uplink``, one process for all) publish them
+through a real Mosquitto to ``feltwatch central`` on a real PostgreSQL. Reports, per phase: the rows
+offered and stored per second, the latency from a table writing a line to the floor view's live push
+delivering it (events and alerts, p50 / p99), and the CPU of each process (the broker, the uplinks,
+the central service, PostgreSQL): the first bottleneck is the one at its limit.
 
 Phases: a live table's rate (a hand every ``--hand-s`` seconds, 120: 30 hands an hour), then 10
 times that, then a burst (every table's whole backlog written at once: the ingest at its limit).
@@ -38,8 +38,8 @@ from simtables import PASSWORD, USER, Browser, cpu_s, listen, percentile, prepar
 def run_uplinks(folder: Path, tables: list[str], port: int, stop_file: Path) -> None:
     """All the tables' uplinks, in this process, until ``stop_file`` appears."""
     from dashboard.feed import TableFiles
-    from feltwatch import mqtt as wire
-    from feltwatch.uplink import Uplink
+    from feltwatch.appliance import mqtt as wire
+    from feltwatch.appliance.uplink import Uplink
 
     section = wire.BrokerSection(host="127.0.0.1", port=port)
     links = [

@@ -99,7 +99,7 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, help="working folder (keeps the rendered session)")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the busy processes go with it
-    from feltwatch.prerender import prerender
+    from feltwatch.demo.prerender import prerender
     from models.synth.session import DemoSession
 
     session = DemoSession(seed=args.seed, hands=args.hands)

@@ -60,7 +60,7 @@ def outcome(
     folder: Path, process: subprocess.Popen[bytes], kills: list[float], started: float
 ) -> Outcome:
     from engine.inputs import CardDrawn
-    from feltwatch.journal import BadLine, read
+    from feltwatch.appliance.journal import BadLine, read
 
     status = process.wait()
     wall_s = time.monotonic() - started

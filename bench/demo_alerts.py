@@ -29,7 +29,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 from engine.alerts import Alert  # noqa: E402
 from engine.observations import Observation  # noqa: E402
-from feltwatch.demo_frames import (  # noqa: E402
+from feltwatch.demo.frames import (  # noqa: E402
     BUSY_CORE,
     BusyCore,
     alerts_of,
@@ -70,7 +70,7 @@ def main() -> None:
     args = parser.parse_args()
     frame_ms, tile_ms = (float(v) for v in args.busy.split(","))
     core = BusyCore(frame_ms=frame_ms, tile_ms=tile_ms)
-    from feltwatch.prerender import prerender
+    from feltwatch.demo.prerender import prerender
 
     session = DemoSession(seed=args.seed, hands=args.hands)
     args.dir.mkdir(parents=True, exist_ok=True)

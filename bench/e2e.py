@@ -76,7 +76,10 @@ class ProcessCpu:
         if pid == self.root:
             return "demo (simulators)"
         module = next((a for a in argv if a.startswith("feltwatch.")), "")
-        if module == "feltwatch.camera_main" and "--camera" in argv:
+        if (
+            module in ("feltwatch.appliance.camera_main", "feltwatch.demo.camera_main")
+            and "--camera" in argv
+        ):
             return "camera " + argv[argv.index("--camera") + 1]
         return module.removeprefix("feltwatch.").removesuffix("_main") or argv[0]
 
@@ -180,7 +183,7 @@ def main() -> None:
     args = parser.parse_args()
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        from feltwatch.prerender import prerender
+        from feltwatch.demo.prerender import prerender
         from models.synth.session import DemoSession
 
         folder = args.dir or Path(tmp)

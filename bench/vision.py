@@ -79,11 +79,11 @@ def cpu_s() -> float:
 
 
 def run_worker(path: Path, seats: int, *, upright: bool = True) -> dict[str, float]:
-    """The worker on ``path`` as a camera's process runs it (``feltwatch/camera_main.py``): one
-    onnxruntime thread and OpenCV's own thread pool at one thread (left at both cores, OpenCV's
-    pool costs 1-3 CPU ms a frame more). ``upright``:
-    with the upright reading of the face-up cards (as the appliance runs; without it,
-    the classifier alone, to measure what it costs)."""
+    """The worker on ``path`` as a camera's process runs it
+    (``feltwatch/appliance/camera_main.py``): one onnxruntime thread and OpenCV's own thread pool at
+    one thread (left at both cores, OpenCV's pool costs 1-3 CPU ms a frame more). ``upright``: with
+    the upright reading of the face-up cards (as the appliance runs; without it, the classifier
+    alone, to measure what it costs)."""
     layout = Layout(seats=seats)
     zones = ZoneMap.from_config(layout.zone_config())
     recogniser = Recogniser(threads=1) if upright else Recogniser(threads=1, upright=None)

@@ -1,5 +1,5 @@
 """The surveillance dashboard: ``create_app(store, settings)`` is the FastAPI application
-(``uvicorn`` serves it; ``feltwatch.dashboard_main`` starts it beside the feed).
+(``uvicorn`` serves it; ``feltwatch.appliance.dashboard_main`` starts it beside the feed).
 
 Pages: ``/`` the floor (tables and live alerts), ``/tables/<t>`` a live table, ``/alerts``,
 ``/hands`` (search) and ``/hands/<t>/<h>`` (review), ``/admin`` (accounts, audit log),

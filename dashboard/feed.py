@@ -1,7 +1,7 @@
 """The appliance's files -> the dashboard's store: a thread follows each table's output files
-(written by the engine and camera processes, see ``feltwatch.engine_main``) and stores what is
-new (``dashboard.apply``), so the dashboard can restart, or start late, and lose nothing: each
-file's read position is kept in the store, and every row has an id that makes a second copy
+(written by the engine and camera processes, see ``feltwatch.appliance.engine_main``) and stores
+what is new (``dashboard.apply``), so the dashboard can restart, or start late, and lose nothing:
+each file's read position is kept in the store, and every row has an id that makes a second copy
 harmless.
 
 A line that is not JSON, or a row the store cannot take (a field of the wrong type, a number out

@@ -1,3 +1,3 @@
-from feltwatch.cli import main
+from feltwatch.cli.main import main
 
 raise SystemExit(main())

@@ -152,7 +152,7 @@ def run(reader: str, feed: Feed, inputs: Iterator[bytes]) -> Tally:
 
 def cli(argv: Callable[[Path], list[str]], suffix: str) -> Feed:
     """A ``feltwatch`` command run in process on the input written to a file."""
-    from feltwatch.cli import main
+    from feltwatch.cli.main import main
 
     folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
 
@@ -213,8 +213,8 @@ def config_seeds() -> list[bytes]:
 def mqtt_feed() -> tuple[Feed, list[bytes]]:
     """The central ingest's path for one broker message, on a SQLite store."""
     from dashboard.store.sqlite import SqliteStore
-    from feltwatch import mqtt as wire
-    from feltwatch.central_ingest import Ingest
+    from feltwatch.appliance import mqtt as wire
+    from feltwatch.central.ingest import Ingest
 
     folder = Path(tempfile.mkdtemp(prefix="fuzz-mqtt-"))
     store = SqliteStore(folder / "central.sqlite3")

@@ -16,9 +16,9 @@ import pytest
 from dashboard.feed import TableFiles
 from dashboard.store import HandQuery
 from dashboard.store.postgres import PostgresStore
-from feltwatch import mqtt as wire
-from feltwatch.central_ingest import Ingest
-from feltwatch.uplink import Uplink
+from feltwatch.appliance import mqtt as wire
+from feltwatch.appliance.uplink import Uplink
+from feltwatch.central.ingest import Ingest
 from tests.dashboard.appliance import Table, write_table
 from tests.services.servers import Mosquitto, Postgres, mosquitto
 

@@ -18,8 +18,8 @@ from engine.alerts import Alert, alert_id
 from engine.codec import event_to_json
 from engine.events import Event, TableConfig
 from engine.session import TableSession
-from feltwatch.engine_main import hand_row
-from feltwatch.live_view import LiveView
+from feltwatch.appliance.engine_main import hand_row
+from feltwatch.appliance.live_view import LiveView
 from tests.eventlog import SHARED
 from vision.recorder import playable
 

@@ -26,14 +26,15 @@ from dashboard.security import hash_password
 from dashboard.settings import Settings
 from dashboard.store import Role
 from dashboard.store.sqlite import SqliteStore
+from engine.core import Proved
 from engine.inputs import AlertAcknowledged
-from feltwatch.camera_main import NO_IMAGES_TRUTH
-from feltwatch.config import Config
-from feltwatch.dashboard_main import LightLink
-from feltwatch.engine_core import Proved
-from feltwatch.engine_main import FanOut, paths
-from feltwatch.ipc import ObservationServer
-from feltwatch.live_view import LiveView
+from feltwatch.appliance.config import Config
+from feltwatch.appliance.dashboard_main import LightLink
+from feltwatch.appliance.engine_main import FanOut
+from feltwatch.appliance.files import paths
+from feltwatch.appliance.ipc import ObservationServer
+from feltwatch.appliance.live_view import LiveView
+from feltwatch.demo.camera_main import NO_IMAGES_TRUTH
 from tests.dashboard.appliance import (
     CLIP_FPS,
     CLIP_FRAMES,

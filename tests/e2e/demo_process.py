@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from feltwatch.supervisor import MAX_RESTARTS, RESTART_WINDOW_S
+from feltwatch.appliance.supervisor import MAX_RESTARTS, RESTART_WINDOW_S
 from tests.services.servers import free_port
 
 
@@ -54,7 +54,9 @@ def engine_pid(folder: Path) -> int | None:
             continue
         if state == "Z":
             continue
-        if b"feltwatch.engine_main" in argv and any(str(folder).encode() in a for a in argv):
+        if b"feltwatch.appliance.engine_main" in argv and any(
+            str(folder).encode() in a for a in argv
+        ):
             return int(entry.name)
     return None
 

@@ -9,7 +9,7 @@ see slightly different things; this path is the same every run (``bench/demo_ale
 prints the same figures, and ``bench/e2e.py`` measures the live demo). The frames a live camera
 drops are simulated by a clock of costs (``BusyCore``), so that too is the same every run. The
 slowest tests: the render takes about 10 minutes on one core (it uses every core:
-``feltwatch.prerender``), the worker about 8 on every frame and 7 on the frames a busy core
+``feltwatch.demo.prerender``), the worker about 8 on every frame and 7 on the frames a busy core
 reads (the two readings run side by side, one in a process of its own).
 """
 
@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from engine.alerts import Alert
-from feltwatch.demo_frames import BUSY_CORE, Observed, alerts_of, observed_by_models
-from feltwatch.prerender import prerender
+from feltwatch.demo.frames import BUSY_CORE, Observed, alerts_of, observed_by_models
+from feltwatch.demo.prerender import prerender
 from models.synth.session import DemoSession
 
 SEED = 7

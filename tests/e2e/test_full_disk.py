@@ -19,7 +19,7 @@ import pytest
 
 from devices.messages import COLOURS, PATTERNS
 from engine.mutate import Expected
-from feltwatch.journal import BadLine, read
+from feltwatch.appliance.journal import BadLine, read
 from models.synth.session import DemoSession
 from tests.e2e.demo_process import truth_demo
 

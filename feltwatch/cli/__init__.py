@@ -1,0 +1,1 @@
+"""The command line: one module per command group, ``common`` for what they share."""

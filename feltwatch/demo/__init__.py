@@ -1,0 +1,2 @@
+"""The simulated table: its timeline, its rendered camera and the replay of its frames (the
+only part of the appliance that imports ``models``)."""
