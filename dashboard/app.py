@@ -31,6 +31,7 @@ from dashboard.auth import (
     current,
     require,
 )
+from dashboard.handview import hand_view
 from dashboard.limits import BodyLimit
 from dashboard.security import (
     DUMMY_HASH,
@@ -274,7 +275,7 @@ def _routes(app: FastAPI, settings: Settings) -> None:
             request,
             "hand.html",
             who,
-            {"record": found, "view": api.hand_view(found.events, found.table_config)},
+            {"record": found, "view": hand_view(found.events, found.table_config)},
         )
 
     @app.get("/admin", response_class=HTMLResponse)

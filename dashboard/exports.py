@@ -16,7 +16,8 @@ from typing import Any
 
 from dashboard.files import file_inside
 from dashboard.store import AlertRow, ClipRow, HandRow, alert_json
-from engine.codec import EventError, parse_event
+from engine.codec import parse_event
+from engine.errors import EventError
 from engine.events import TableConfig
 from engine.phh import dump_histories, from_events, split_hands
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from dashboard import disk
-from dashboard.apply import Applier, RowError
-from dashboard.rows import DATA_ERRORS
+from dashboard.apply import Applier
+from dashboard.rows import DATA_ERRORS, RowError
 from dashboard.store import QuarantineRow, Store
 from dashboard.tail import new_lines
 

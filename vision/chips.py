@@ -64,16 +64,20 @@ def calibrated(
     """The chip set sampled on the table: for each colour, the median of its chips' body
     colours (``ChipReader.body_colour``) under the table's own light."""
     return tuple(
-        ChipColour(
-            name, tuple(int(v) for v in np.median(bodies, axis=0)), denominations.get(name, 1)
-        )  # type: ignore[arg-type]
+        ChipColour(name, _bgr(np.median(bodies, axis=0)), denominations.get(name, 1))
         for name, bodies in samples.items()
     )
 
 
+def _bgr(colour: np.ndarray) -> tuple[int, int, int]:
+    b, g, r = (int(v) for v in colour)
+    return b, g, r
+
+
 def _lab(bgr: np.ndarray) -> np.ndarray:
     pixels = np.clip(bgr, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
-    return cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    lab: np.ndarray = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    return lab
 
 
 class ChipReader:
@@ -91,7 +95,8 @@ class ChipReader:
         hsv = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
         whitish = (hsv[:, 1] < 40) & (hsv[:, 2] > 190)  # edge spots, inlays, glare
         body = pixels[~whitish] if (~whitish).sum() >= 0.2 * len(pixels) else pixels
-        return np.median(body.astype(np.float32), axis=0)
+        colour: np.ndarray = np.median(body.astype(np.float32), axis=0)
+        return colour
 
     def read(self, crop: np.ndarray) -> ChipColour:
         lab = _lab(self.body_colour(crop)[None])[0]

@@ -166,7 +166,8 @@ class IdentityClassifier:
         logits = logits - logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
         probs /= probs.sum(axis=1, keepdims=True)
-        return probs.reshape(self.turns, len(crops), -1).mean(axis=0)
+        mean: np.ndarray = probs.reshape(self.turns, len(crops), -1).mean(axis=0)
+        return mean
 
 
 def to_channels(crops: np.ndarray) -> np.ndarray:

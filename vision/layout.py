@@ -120,7 +120,9 @@ def overlapping(zones: dict[str, list[list[float]]]) -> list[tuple[str, str]]:
     out = []
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            area, _ = cv2.intersectConvexConvex(np.float32(zones[a]), np.float32(zones[b]))
+            area, _ = cv2.intersectConvexConvex(
+                np.array(zones[a], np.float32), np.array(zones[b], np.float32)
+            )
             if area > 0:
                 out.append((a, b))
     return out

@@ -71,7 +71,7 @@ def changed(mask: np.ndarray, box: tuple[float, float, float, float], scale: flo
     x2, y2 = min(w, int(np.ceil(box[2] * scale))), min(h, int(np.ceil(box[3] * scale)))
     if x2 <= x1 or y2 <= y1:
         return 0.0
-    return float(np.count_nonzero(mask[y1:y2, x1:x2])) / ((x2 - x1) * (y2 - y1))
+    return float(np.count_nonzero(mask[y1:y2, x1:x2]) / ((x2 - x1) * (y2 - y1)))
 
 
 def differs(before: np.ndarray, after: np.ndarray, threshold: int = 25, least_px: int = 16) -> bool:

@@ -39,7 +39,8 @@ from engine.observations import (
     Face,
     Observation,
 )
-from vision.recognise import BACK, CARD, CHIP, HAND, Sighting
+from vision.detector import BACK
+from vision.recognise import CARD, CHIP, HAND, Sighting
 from vision.tiles import iou
 from vision.tracker import Track, Tracker
 
@@ -131,7 +132,8 @@ def _covered(chips: Sequence[Box], covers: Sequence[Box]) -> np.ndarray:
     h = np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1])
     inter = np.where((w > 0) & (h > 0), w * h, 0.0)
     area = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
-    return ((inter > 0) & (inter >= COVERED * area)).any(axis=1)
+    covered: np.ndarray = np.asarray(((inter > 0) & (inter >= COVERED * area)).any(axis=1))
+    return covered
 
 
 class Observer:
@@ -353,24 +355,30 @@ class Observer:
             track of its own, which then took the whole card over and lost the first."""
             return same_place(other) and _distance(other.rest, state.first_at) <= PUT_BACK * size
 
-        left = [d.state for d in self._departed if left_before(d.state) or split_from(d.state)]
+        left = [
+            d.state
+            for d in self._departed
+            if d.state.settled is not None and (left_before(d.state) or split_from(d.state))
+        ]  # a card departs from where it settled
         put_back = [d for d in left if d.settled == (zone, face) and same_place(d)]
         if put_back:  # lost from view and found again where it lay (the nearest, if cards overlap)
             return self._taken(min(put_back, key=lambda d: _distance(d.rest, state.centre)))
         if zone.startswith(DEALT_TO):  # dealt, unless it lay here (and was turned over)
-            eligible = [d for d in left if d.settled[0] == zone and same_place(d)]
+            eligible = [d for d in left if _zone(d) == zone and same_place(d)]
         elif zone == MUCK:  # not a card still seen where it lay
             eligible = [d for d in left if not self._still_there(d)]
         elif zone == OFF_TABLE:
             eligible = left
         else:  # among chips: a player's own card, pushed toward its stack or bet
-            eligible = [d for d in left if d.settled[0].startswith(PLAYERS)]
+            eligible = [d for d in left if _zone(d).startswith(PLAYERS)]
         # Thrown on the muck: the cards land in the order they were picked up (first folded,
         # first found there); elsewhere the latest departure is the card just carried.
         order = eligible if zone == MUCK else eligible[::-1]
         for other in order:
-            if other.settled[1] == face and (
-                face == Face.DOWN or other.reported_card == state.pending_card
+            if (
+                other.settled is not None
+                and other.settled[1] == face
+                and (face == Face.DOWN or other.reported_card == state.pending_card)
             ):
                 return self._taken(other)
         if order:  # turned over while carried (a shown hand killed face down)
@@ -507,3 +515,9 @@ class Observer:
                 self._hand_reported[zone] = now
                 out.append(DealerHand(ts_ns=ts_ns, camera=self.camera, present=now, zone=zone))
         return out
+
+
+def _zone(state: _CardState) -> str:
+    """The zone a departed card had settled in."""
+    assert state.settled is not None
+    return state.settled[0]

@@ -18,7 +18,7 @@ def zone_polygons_px(zone_map: ZoneMap) -> dict[str, np.ndarray]:
     """Each zone's polygon in the camera's pixels."""
     back = np.linalg.inv(zone_map.calibration.matrix())
     return {
-        name: cv2.perspectiveTransform(np.float32([polygon]), back)[0].astype(np.int32)
+        name: cv2.perspectiveTransform(np.array([polygon], np.float32), back)[0].astype(np.int32)
         for name, polygon in zone_map.zones.items()
     }
 

@@ -171,10 +171,11 @@ class Recogniser:
             largest = LARGEST * self.tile_px
             for d in self.detect_tiles(scaled, self.grid(sw, sh), drop_cut=True):
                 if max(d.box[2] - d.box[0], d.box[3] - d.box[1]) <= largest:
-                    box = tuple(v / scale for v in d.box)
+                    x1, y1, x2, y2 = (v / scale for v in d.box)
+                    box = (x1, y1, x2, y2)
                     # Clipped again: the scaled side was rounded, so a box at its edge can
                     # reach a few pixels past the image's once scaled back.
-                    scaled_back = Detection(d.label, d.conf, box)  # type: ignore[arg-type]
+                    scaled_back = Detection(d.label, d.conf, box)
                     found.append(_clipped(scaled_back, w, h))
             if scale == 1.0 or side >= finest_px:
                 break
@@ -309,4 +310,5 @@ def _inside(boxes: np.ndarray) -> np.ndarray:
     w = np.clip(np.minimum(x2[:, None], x2[None]) - np.maximum(x1[:, None], x1[None]), 0, None)
     h = np.clip(np.minimum(y2[:, None], y2[None]) - np.maximum(y1[:, None], y1[None]), 0, None)
     area = np.maximum(1e-6, (x2 - x1) * (y2 - y1))
-    return w * h / area[:, None]
+    covered: np.ndarray = w * h / area[:, None]
+    return covered

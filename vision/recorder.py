@@ -26,7 +26,7 @@ import av
 import cv2
 import numpy as np
 
-FOURCC = cv2.VideoWriter_fourcc(*"MJPG")
+FOURCC = cv2.VideoWriter.fourcc(*"MJPG")
 MIN_FREE_BYTES = 200_000_000
 """Below this much free space a new segment is not started (the oldest are deleted first)."""
 
@@ -178,7 +178,7 @@ class Recorder:
 
 def _recorded(
     folder: Path, start_ns: int, end_ns: int
-) -> Iterator[tuple[int, av.Packet, av.video.stream.VideoStream]]:
+) -> Iterator[tuple[int, av.Packet[av.video.stream.VideoStream], av.video.stream.VideoStream]]:
     """The recorded frames with capture times in [start_ns, end_ns], from closed segments, as
     the JPEG packets of their files (demultiplexed, not decoded) with the stream of each. A
     segment that cannot be read any further (cut short by a power cut) gives what it has."""
@@ -218,7 +218,7 @@ def frames_between(folder: Path, start_ns: int, end_ns: int) -> Iterator[tuple[i
 def append_packet(
     out: av.container.OutputContainer,
     target: av.video.stream.VideoStream,
-    packet: av.Packet,
+    packet: av.Packet[av.video.stream.VideoStream],
     index: int,
 ) -> None:
     """Mux a demultiplexed JPEG ``packet`` into ``out`` as frame ``index`` of ``target``
@@ -245,6 +245,7 @@ def copy_between(
                 target = out.add_stream_from_template(stream)
             if nearest is None or abs(ts_ns - near_ns) < nearest[0]:
                 nearest = (abs(ts_ns - near_ns), bytes(packet))
+            assert target is not None
             append_packet(out, target, packet, frames)
             frames += 1
     except av.error.FFmpegError as exc:

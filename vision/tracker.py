@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -131,6 +132,5 @@ class Tracker:
             detections.confidence = np.zeros(0, np.float32)
         tracked = byte.update_with_detections(detections)
         indices = tracked.data.get("index", [])
-        return [
-            (int(t), sightings[int(i)]) for t, i in zip(tracked.tracker_id, indices, strict=True)
-        ]
+        ids: Iterable[int] = tracked.tracker_id if tracked.tracker_id is not None else []
+        return [(int(t), sightings[int(i)]) for t, i in zip(ids, indices, strict=True)]

@@ -95,8 +95,8 @@ def upright_view(
     if turned:
         src = src[[2, 3, 0, 1]]
     m = VIEW_MARGIN_PX
-    dst = np.float32(
-        [[m, m], [VIEW_W_PX - m, m], [VIEW_W_PX - m, VIEW_H_PX - m], [m, VIEW_H_PX - m]]
+    dst = np.array(
+        [[m, m], [VIEW_W_PX - m, m], [VIEW_W_PX - m, VIEW_H_PX - m], [m, VIEW_H_PX - m]], np.float32
     )
     warp = cv2.getPerspectiveTransform(src, dst)
     size = (VIEW_W_PX, VIEW_H_PX)
@@ -155,7 +155,8 @@ class UprightReader:
             to_channels(np.stack(views)).transpose(0, 3, 1, 2), dtype=np.float32
         )
         (log_probs,) = self.reader.run(None, {self.reader_input: blob / 255.0})
-        return np.exp(log_probs).reshape(2, len(quads), -1).mean(axis=0)
+        mean: np.ndarray = np.exp(log_probs).reshape(2, len(quads), -1).mean(axis=0)
+        return mean
 
 
 def outlines(

@@ -31,9 +31,9 @@ class Calibration:
     height_mm: float
 
     def matrix(self) -> np.ndarray:
-        src = np.float32(self.corners_px)
+        src = np.array(self.corners_px, np.float32)
         w, h = self.width_mm, self.height_mm
-        dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         area = cv2.contourArea(src)
         if area < 100:
             raise ZoneError(f"the four corners enclose {area:.0f} px²: mark the table corners")
@@ -45,7 +45,7 @@ class Calibration:
 
 def _mapped(points: Sequence[Point], matrix: np.ndarray) -> list[Point]:
     """``points`` through the homography ``matrix``."""
-    mapped = cv2.perspectiveTransform(np.float32(points).reshape(-1, 1, 2), matrix)
+    mapped = cv2.perspectiveTransform(np.array(points, np.float32).reshape(-1, 1, 2), matrix)
     return [(float(x), float(y)) for x, y in mapped.reshape(-1, 2)]
 
 
@@ -65,7 +65,8 @@ class ZoneMap:
 
     def __post_init__(self) -> None:
         contours = tuple(
-            (name, np.float32(polygon).reshape(-1, 1, 2)) for name, polygon in self.zones.items()
+            (name, np.array(polygon, np.float32).reshape(-1, 1, 2))
+            for name, polygon in self.zones.items()
         )
         object.__setattr__(self, "_matrix", self.calibration.matrix())
         object.__setattr__(self, "_contours", contours)

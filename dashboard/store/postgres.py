@@ -67,7 +67,8 @@ class _Cursor:
         self.rowcount = cursor.rowcount
 
     def fetchone(self) -> Row | None:
-        return self.cursor.fetchone() if self.cursor.description else None  # type: ignore[no-any-return]
+        row: Row | None = self.cursor.fetchone() if self.cursor.description else None
+        return row
 
     def fetchall(self) -> list[Row]:
         return self.cursor.fetchall() if self.cursor.description else []

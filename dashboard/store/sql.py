@@ -108,6 +108,14 @@ class SqlStore:
     def _rows(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
         return self._db().execute(sql, tuple(args)).fetchall()
 
+    @staticmethod
+    def _one(db: Connection, sql: str, args: Sequence[object]) -> Row:
+        """The one row ``sql`` selects (written in the same transaction: it is there)."""
+        row = db.execute(sql, tuple(args)).fetchone()
+        if row is None:
+            raise LookupError(f"no row for {sql} {args}")
+        return row
+
     def _change(self, db: Connection, kind: str, table: str, body: object, at: float) -> None:
         db.execute(
             "INSERT INTO changes (kind, table_name, body, at) VALUES (?, ?, ?, ?)",
@@ -268,7 +276,7 @@ class SqlStore:
                 " detail = excluded.detail, at = excluded.at",
                 (row.table, row.source, row.status, row.message, _json(dict(row.detail)), row.at),
             )
-            if before is None or tuple(before) != (row.status, row.message):
+            if before is None or (before[0], before[1]) != (row.status, row.message):
                 body = {"source": row.source, "status": row.status, "message": row.message}
                 self._change(db, "health", row.table, body, row.at)
 
@@ -297,7 +305,7 @@ class SqlStore:
             count = db.execute(
                 "SELECT COUNT(*) FROM quarantine WHERE table_name = ?", (row.table[:200],)
             ).fetchone()
-        return int(count[0])
+        return int(count[0]) if count is not None else 0
 
     def quarantined(self, table: str, limit: int = 100) -> list[QuarantineRow]:
         rows = self._rows(
@@ -386,7 +394,8 @@ class SqlStore:
         return [_alert(r) for r in rows]
 
     def hands(self, query: HandQuery) -> list[HandRow]:
-        where, args = ["1 = 1"], []
+        where: list[str] = ["1 = 1"]
+        args: list[object] = []
         if query.table:
             where.append("h.table_name = ?")
             args.append(query.table)
@@ -519,7 +528,7 @@ class SqlStore:
                     " acknowledged_at = ? WHERE id = ?",
                     (user, at, alert_id),
                 )
-            alert = _alert(db.execute("SELECT * FROM alerts WHERE id = ?", (alert_id,)).fetchone())
+            alert = _alert(self._one(db, "SELECT * FROM alerts WHERE id = ?", (alert_id,)))
             self._change(db, "alert_status", alert.table, alert_json(alert), at)
         return alert
 
@@ -547,7 +556,7 @@ class SqlStore:
                 " acknowledged_at = COALESCE(acknowledged_at, ?) WHERE id = ?",
                 (user, at, note, user, at, alert_id),
             )
-            alert = _alert(db.execute("SELECT * FROM alerts WHERE id = ?", (alert_id,)).fetchone())
+            alert = _alert(self._one(db, "SELECT * FROM alerts WHERE id = ?", (alert_id,)))
             self._change(db, "alert_status", alert.table, alert_json(alert), at)
         return alert
 
