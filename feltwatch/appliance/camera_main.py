@@ -109,7 +109,7 @@ def models_reader(
         return worker.process(shot.image, shot.ts_ns)
 
     def figures() -> tuple[list[object], dict[str, object]]:
-        return list(worker.sightings), worker.stats.as_json()
+        return list(worker.sightings), dict(worker.stats.as_json())
 
     return process, figures
 
@@ -167,7 +167,8 @@ def serve(
         if view.due():
             seen, worker_figures = figures()
             now = time.monotonic()
-            passes_done = int(worker_figures.get("passes", 0))
+            passes = worker_figures.get("passes", 0)
+            passes_done = int(passes) if isinstance(passes, int | float) else 0
             span_s = max(now - shown[0], 1e-9)
             view.write(
                 shot.image,

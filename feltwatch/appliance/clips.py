@@ -164,7 +164,7 @@ class ClipMaker:
                     self._clips[(alert.hand, camera)] = (
                         job.start_ns,
                         job.end_ns,
-                        row["clip"],
+                        str(row["clip"]),
                         frames,
                         str(row.get("play", "")),
                     )

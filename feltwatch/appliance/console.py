@@ -39,6 +39,6 @@ class TolerantStream(io.TextIOBase):
 def tolerate_full_disks() -> None:
     """Standard output and error of this process become tolerant of write errors."""
     if not isinstance(sys.stdout, TolerantStream):
-        sys.stdout = TolerantStream(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = TolerantStream(sys.stdout)
     if not isinstance(sys.stderr, TolerantStream):
-        sys.stderr = TolerantStream(sys.stderr)  # type: ignore[assignment]
+        sys.stderr = TolerantStream(sys.stderr)

@@ -175,7 +175,8 @@ class EngineService:
             queued = self._queue.get()
             if queued is _STOP:
                 return
-            item, self.received_ns = queued  # type: ignore[misc]
+            assert isinstance(queued, tuple)
+            item, self.received_ns = queued
             step = self.core.feed(item)
             deliver(step, self.outputs, replayed=False)
             for event in step.events:

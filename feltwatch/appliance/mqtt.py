@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 from pydantic import BaseModel, ConfigDict, Field
 
 SCHEMA = 1
@@ -67,7 +68,7 @@ def encode(table: str, kind: str, row_id: str, row: Mapping[str, Any]) -> bytes:
     ).encode()
 
 
-def decode(payload: bytes) -> dict[str, Any]:
+def decode(payload: bytes | bytearray) -> dict[str, Any]:
     try:
         message = json.loads(payload)
     except (ValueError, RecursionError) as exc:
@@ -84,7 +85,7 @@ def client(
     client subscribed to while it is away) that reconnects by itself. ``manual_ack``: a message
     is acknowledged when the receiver says so (once it is stored), not on arrival."""
     c = mqtt.Client(
-        mqtt.CallbackAPIVersion.VERSION2,
+        CallbackAPIVersion.VERSION2,
         client_id=client_id,
         clean_session=False,
         reconnect_on_failure=True,

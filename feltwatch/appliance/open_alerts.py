@@ -84,7 +84,7 @@ class OpenAlerts:
                 self.acknowledged(alert_id)
             elif cause == CAUSE_ALERT and isinstance(alert_id, str):
                 try:
-                    self.raised(alert_id, Severity(row.get("severity")))
+                    self.raised(alert_id, Severity(str(row.get("severity"))))
                 except ValueError:
                     continue
 

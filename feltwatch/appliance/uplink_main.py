@@ -65,7 +65,7 @@ def run(config: Config, config_path: Path) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    said = (None, 0)
+    said: tuple[bool | None, int] = (None, 0)
     while not stop.wait(0.5):
         now = (uplink.connected, uplink.dropped)
         if now != said:

@@ -20,8 +20,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from dashboard.apply import Applier, RowError
-from dashboard.rows import DATA_ERRORS
+from dashboard.apply import Applier
+from dashboard.rows import DATA_ERRORS, RowError
 from dashboard.store import QUARANTINE_LINE_CHARS, QuarantineRow, Store
 from feltwatch.appliance import mqtt as wire
 

@@ -27,13 +27,13 @@ def covering_tests(tests_dir: Path) -> dict[str, list[str]]:
                     value = sub.value if isinstance(sub, ast.Constant) else None
                     if isinstance(value, str) and _ID.match(value):
                         found.setdefault(value, []).append(f"{name}::{node.name}")
-            targets = []
-            if isinstance(node, ast.Assign | ast.AnnAssign):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not isinstance(node, ast.Assign | ast.AnnAssign):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Name) and t.id == "CASES" for t in targets):
-                value = node.value
-                if isinstance(value, ast.Dict):
-                    for key in value.keys:
+                cases = node.value
+                if isinstance(cases, ast.Dict):
+                    for key in cases.keys:
                         if isinstance(key, ast.Constant) and _ID.match(str(key.value)):
                             rule_id = str(key.value)
                             found.setdefault(rule_id, []).extend(

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from feltwatch.appliance.exits import EXIT_CANNOT_WRITE
 from feltwatch.cli.common import naming
@@ -13,6 +14,10 @@ from feltwatch.cli.common import naming
 EXIT_OK, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2
 CALIBRATION_DIR = Path("build") / "calibration"
 """Where ``calibrate`` writes when told nowhere (not the current folder's top)."""
+
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def _recogniser(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -57,7 +62,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
         for s in sightings:
             entry = s.as_json()
             extra = f"  {entry['colour']} = {entry['denomination']}" if "colour" in entry else ""
-            box = ", ".join(f"{v:.0f}" for v in entry["box"])  # type: ignore[attr-defined]
+            box = ", ".join(f"{v:.0f}" for v in entry["box"])
             print(f"  {entry['label']:<10} {entry['conf']:.2f}  [{box}]{extra}")
     return status
 
@@ -110,11 +115,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         )
         return EXIT_OK
     layout = TableLayout(args.width_mm, args.height_mm, args.seats)
+    zones = layout.zones()
     config = {
         "corners_px": args.corners,
         "width_mm": args.width_mm,
         "height_mm": args.height_mm,
-        "zones": layout.zones(),
+        "zones": zones,
     }
     try:
         zone_map = ZoneMap.from_config(config)
@@ -123,7 +129,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE
     preview = image.copy()
     draw_zones(preview, zone_map)
-    cv2.polylines(preview, [np.int32(args.corners)], True, (0, 0, 255), 2, cv2.LINE_AA)
+    cv2.polylines(preview, [np.array(args.corners, np.int32)], True, (0, 0, 255), 2, cv2.LINE_AA)
     with naming(args.output):
         Path(args.output).write_text(
             "# Zone configuration written by feltwatch calibrate: corners in camera pixels,\n"
@@ -139,7 +145,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     print(
-        f"wrote {args.output} ({len(config['zones'])} zones, {args.seats} seats) and "  # type: ignore[arg-type]
+        f"wrote {args.output} ({len(zones)} zones, {args.seats} seats) and "
         f"{args.preview} (the zones drawn on the image: check they fit)"
     )
     return EXIT_OK
@@ -173,7 +179,7 @@ def add_vision_parsers(commands: argparse._SubParsersAction) -> None:  # type: i
     p.set_defaults(run=cmd_calibrate)
 
 
-def _write_image(path: str, image: object) -> bool:
+def _write_image(path: str, image: np.ndarray) -> bool:
     """Write an image (its format from the name's extension); False, said, when it cannot be."""
     import cv2
 

@@ -71,7 +71,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
         try:
             config = yaml.safe_load(Path(args.zones).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) else "not a zone configuration (YAML)"
+            why = (
+                str(exc.strerror) if isinstance(exc, OSError) else "not a zone configuration (YAML)"
+            )
             print(f"{args.zones}: {why}", file=sys.stderr)
             return EXIT_UNUSABLE
         if Path(source).is_file():
@@ -83,7 +85,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
             raise ZoneError("not a zone configuration (a mapping with corners_px and zones)")
         zones = ZoneMap.from_config(config)
     except (ZoneError, KeyError, TypeError, ValueError) as exc:
-        why = exc if isinstance(exc, ZoneError) else f"not a zone configuration ({exc!r:.80})"
+        why = str(exc) if isinstance(exc, ZoneError) else f"not a zone configuration ({exc!r:.80})"
         print(f"{args.zones or source}: {why}", file=sys.stderr)
         return EXIT_UNUSABLE
     worker = VisionWorker(args.camera, Recogniser(), zones.zone_of)

@@ -30,7 +30,7 @@ DETECT_EVERY = 3
 
 def shoe_reads(session: DemoSession) -> list[CardDrawn]:
     """The simulated shoe's reads on the session's timeline."""
-    out = []
+    out: list[CardDrawn] = []
     for at_s, kind, cards in session.shoe_plan():
         if kind == "draw":
             seq = len(out) + 1

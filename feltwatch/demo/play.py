@@ -68,7 +68,7 @@ def play(args: argparse.Namespace) -> int:
             flush=True,
         )
     timeline = Timeline(folder / "t0", config)
-    said = []
+    said: list[bool] = []
 
     failed: list[str] = []
 

@@ -182,7 +182,7 @@ def draw_card(card: str, style: DeckStyle) -> np.ndarray:
     scale = 1.5 if len(text) == 1 else 1.2
     (tw, th), _ = cv2.getTextSize(text, style.font, scale, style.thickness)
     for flip in (False, True):
-        corner = np.full((H, W, 3), 0, dtype=np.uint8)
+        corner: np.ndarray = np.full((H, W, 3), 0, dtype=np.uint8)
         x0 = 28 - tw // 2
         cv2.putText(
             corner,

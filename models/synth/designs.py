@@ -100,7 +100,10 @@ def _rasterise(path: Path) -> np.ndarray:
     png = resvg_py.svg_to_bytes(
         svg_string=svg, width=W, height=H, skip_system_fonts=True, font_dirs=[str(FONTS)]
     )
-    return cv2.imdecode(np.frombuffer(bytes(png), np.uint8), cv2.IMREAD_UNCHANGED)
+    image = cv2.imdecode(np.frombuffer(bytes(png), np.uint8), cv2.IMREAD_UNCHANGED)
+    if image is None:
+        raise DesignMissing(f"{path}: resvg gave no image")
+    return np.asarray(image)
 
 
 PAPER = (238, 244, 246)

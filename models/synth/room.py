@@ -61,7 +61,9 @@ def floor(canvas: np.ndarray, rng: random.Random, reach_px: float) -> None:
         canvas[:, -depth:] = band.transpose(1, 0, 2)[:, ::-1]
 
 
-def rack(canvas: np.ndarray, rng: random.Random, chip_px: float, colours: list[tuple]) -> None:
+def rack(
+    canvas: np.ndarray, rng: random.Random, chip_px: float, colours: list[tuple[int, int, int]]
+) -> None:
     """A chip rack along one edge: columns of chips seen from the side (stripes)."""
     height, width = canvas.shape[:2]
     columns = rng.randint(4, 10)
@@ -85,7 +87,7 @@ def rack(canvas: np.ndarray, rng: random.Random, chip_px: float, colours: list[t
 def arm_shadows(canvas: np.ndarray, rng: random.Random) -> None:
     """One or two long soft shadows reaching in from the edge, as a player's arm casts."""
     height, width = canvas.shape[:2]
-    shade = np.zeros((height, width), np.float32)
+    shade: np.ndarray = np.zeros((height, width), np.float32)
     for _ in range(rng.randint(1, 2)):
         angle = rng.uniform(0, 2 * math.pi)
         start = (
@@ -123,4 +125,6 @@ def cctv(image: np.ndarray, rng: random.Random) -> np.ndarray:
     soft += cv2.resize(noise.astype(np.float32), (width, height))
     encoded = cv2.imencode(".jpg", np.clip(soft, 0, 255).astype(np.uint8),
                            [cv2.IMWRITE_JPEG_QUALITY, rng.randint(25, 55)])[1]  # fmt: skip
-    return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    assert decoded is not None  # our own JPEG
+    return np.asarray(decoded)

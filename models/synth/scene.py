@@ -79,7 +79,9 @@ def felt(
 ) -> np.ndarray:
     base = np.array(surfaces[rng.randrange(len(surfaces))], dtype=np.float32)
     base *= rng.uniform(0.75, 1.2)
-    noise = np.random.default_rng(rng.randrange(2**32)).normal(0, 6, (height // 4, width // 4, 1))
+    noise: np.ndarray = np.random.default_rng(rng.randrange(2**32)).normal(
+        0, 6, (height // 4, width // 4, 1)
+    )
     noise = cv2.resize(noise.astype(np.float32), (width, height))[:, :, None]
     img = np.clip(base[None, None, :] + noise, 0, 255)
     # The table's rail and betting line.
@@ -88,7 +90,7 @@ def felt(
     cv2.ellipse(img, centre, axes, 0, 0, 360, (30, 40, 60), max(6, width // 120), cv2.LINE_AA)
     inner = (int(axes[0] * 0.78), int(axes[1] * 0.72))
     cv2.ellipse(img, centre, inner, 0, 0, 360, tuple(float(v) * 1.3 for v in base), 2, cv2.LINE_AA)
-    return img.astype(np.float32)
+    return np.asarray(img, np.float32)
 
 
 def rotated_box(
@@ -149,7 +151,7 @@ def paste(
     shape = np.ones((h, w), np.float32) if alpha is None else alpha.astype(np.float32)
     mask = cv2.warpAffine(shape, local, size, flags=cv2.INTER_LINEAR)
     if shadow:
-        offset = np.float32([[1, 0, 3 * scale * 4], [0, 1, 4 * scale * 4]])
+        offset = np.array([[1, 0, 3 * scale * 4], [0, 1, 4 * scale * 4]], np.float32)
         shade = cv2.warpAffine(mask, offset, size)
         shade = cv2.GaussianBlur(shade, (0, 0), max(1.0, 6 * scale))
         roi *= (1 - 0.35 * shade)[:, :, None]
@@ -181,7 +183,7 @@ def chip_sprite(
         pts = []
         for da, r in ((-0.18, c - 1), (0.18, c - 1), (0.18, c * 0.78), (-0.18, c * 0.78)):
             pts.append([c + r * math.cos(a + da), c + r * math.sin(a + da)])
-        cv2.fillPoly(img, [np.int32(pts)], (235, 235, 235), cv2.LINE_AA)
+        cv2.fillPoly(img, [np.array(pts, np.int32)], (235, 235, 235), cv2.LINE_AA)
     cv2.circle(img, (int(c), int(c)), int(c * 0.62), (230, 230, 230), 2, cv2.LINE_AA)
     cv2.circle(img, (int(c), int(c)), int(c * 0.56), tuple(v * 0.85 for v in body), -1, cv2.LINE_AA)
     return img
@@ -463,14 +465,17 @@ def finish(
     light = 1.15 - 0.35 * np.sqrt(((xx - lx) / width) ** 2 + ((yy - ly) / height) ** 2)
     light = (light * rng.uniform(0.7, 1.15))[:, :, None]
     if homography is None:
-        src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+        src = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
         j = 0.06
-        dst = src + np.float32(
-            [[rng.uniform(-j, j) * width, rng.uniform(-j, j) * height] for _ in range(4)]
+        dst = src + np.array(
+            [[rng.uniform(-j, j) * width, rng.uniform(-j, j) * height] for _ in range(4)],
+            np.float32,
         )
         homography = cv2.getPerspectiveTransform(src, dst)
     size = (width, height)
-    image = cv2.warpPerspective(canvas * light, homography, size, borderMode=cv2.BORDER_REFLECT)
+    image: np.ndarray = cv2.warpPerspective(
+        canvas * light, homography, size, borderMode=cv2.BORDER_REFLECT
+    )
     if beyond is not None:
         past = cv2.warpPerspective(
             np.zeros((height, width), np.uint8), homography, size, borderValue=1

@@ -53,25 +53,35 @@ class Layout(TableLayout):
     def homography(self) -> np.ndarray:
         """Table mm -> frame pixels."""
         fw, fh = self.frame
-        src = np.float32(
-            [[0, 0], [self.width_mm, 0], [self.width_mm, self.height_mm], [0, self.height_mm]]
+        src = np.array(
+            [[0, 0], [self.width_mm, 0], [self.width_mm, self.height_mm], [0, self.height_mm]],
+            np.float32,
         )
         t = self.tilt
-        dst = np.float32(
+        dst = np.array(
             [
                 [fw * (0.03 + t), fh * 0.02],
                 [fw * (0.97 - t), fh * 0.02],
                 [fw * 0.99, fh * 0.98],
                 [fw * 0.01, fh * 0.98],
-            ]
+            ],
+            np.float32,
         )
         return cv2.getPerspectiveTransform(src, dst)
 
     def zone_config(self) -> dict[str, object]:
         """The vision worker's zone configuration (``vision.zones.ZoneMap.from_config``)."""
         corners = cv2.perspectiveTransform(
-            np.float32(
-                [[[0, 0], [self.width_mm, 0], [self.width_mm, self.height_mm], [0, self.height_mm]]]
+            np.array(
+                [
+                    [
+                        [0, 0],
+                        [self.width_mm, 0],
+                        [self.width_mm, self.height_mm],
+                        [0, self.height_mm],
+                    ]
+                ],
+                np.float32,
             ),
             self.homography(),
         )[0]
@@ -83,7 +93,7 @@ class Layout(TableLayout):
         }
 
     def to_frame(self, point_mm: tuple[float, float]) -> tuple[float, float]:
-        x, y = cv2.perspectiveTransform(np.float32([[point_mm]]), self.homography())[0, 0]
+        x, y = cv2.perspectiveTransform(np.array([[point_mm]], np.float32), self.homography())[0, 0]
         return float(x), float(y)
 
     def rail_mm(self) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -242,7 +252,7 @@ class HandVideo:
         self.back = np.asarray(draw_back(rng.randrange(4)), np.float32)
         self.hand_seed = rng.randrange(2**31)
         fw, fh = self.layout.frame
-        self.background = _NO_IMAGE.astype(np.float32)
+        self.background: np.ndarray = _NO_IMAGE.astype(np.float32)
         self.noise: list[np.ndarray] = []
         if self.images:
             self.background = cv2.warpPerspective(

@@ -44,7 +44,8 @@ def weathered(card: Sprite, rng: random.Random) -> Sprite:
         edge = np.minimum(np.minimum(xs, w - 1 - xs), np.minimum(ys, h - 1 - ys))
         depth = rng.uniform(2, 6)
         chipped = np.random.default_rng(rng.getrandbits(32)).random((h, w)) < 0.5
-        worn = np.where(chipped & (edge < depth), rng.uniform(0.3, 0.8), 0).astype(np.float32)
+        worn: np.ndarray = np.where(chipped & (edge < depth), rng.uniform(0.3, 0.8), 0)
+        worn = worn.astype(np.float32)
         worn = cv2.GaussianBlur(worn, (0, 0), 1.0)
         bgr += (245 - bgr) * worn[:, :, None]
     np.clip(bgr, 0, 255, out=bgr)
