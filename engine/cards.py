@@ -12,10 +12,6 @@ class CardError(ValueError):
     """A card string that is not one of the 52 cards."""
 
 
-def is_card(text: object) -> bool:
-    return isinstance(text, str) and text in _DECK_SET
-
-
 def parse_card(text: object) -> str:
     """Return the canonical card string, accepting a lower-case rank (``"ah"`` -> ``"Ah"``)."""
     if isinstance(text, str) and len(text) == 2:

@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from engine.observations import Observation
-from feltwatch.appliance.config import CameraSection, Config, ConfigError, load
+from feltwatch.appliance.config import CameraSection, Config, ConfigError, config_main, load
 from feltwatch.appliance.console import tolerate_full_disks
+from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
 from feltwatch.appliance.files import paths
 from feltwatch.appliance.ipc import ObservationSender
 from feltwatch.appliance.live_view import LiveView
@@ -118,7 +119,7 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
     """A camera of the table: its frames read by the models."""
     zones = zones_of(config, camera, config_path)
     if zones is None:
-        return 2
+        return EXIT_UNUSABLE
     process, figures = models_reader(config, camera, zones)
     return serve(
         config, camera, zones, lambda stopping: live_frames(camera, stopping), process, figures
@@ -214,29 +215,42 @@ def serve(
     )
     if sender.dropped:
         print(f"camera {camera.name}: {sender.dropped} observations lost", file=sys.stderr)
-    return 0
+    return EXIT_OK
+
+
+def camera_process(
+    prog: str,
+    argv: list[str] | None,
+    run: Callable[[Config, CameraSection, Path], int],
+    *,
+    demo: bool,
+) -> int:
+    """A camera process's ``main``: ``--config FILE --camera NAME`` (2 and the reason on stderr
+    when the camera is not there, or is of the other kind: a live one or the demo's), then
+    ``run(config, camera, path)``."""
+    tolerate_full_disks()
+    parser = argparse.ArgumentParser(prog=prog, add_help=False)
+    parser.add_argument("--camera", required=True)
+    args, rest = parser.parse_known_args(argv)
+
+    def with_camera(config: Config, path: Path) -> int:
+        camera = next((c for c in config.cameras if c.name == args.camera), None)
+        if camera is None:
+            print(f"{path}: no camera named {args.camera!r}", file=sys.stderr)
+            return EXIT_UNUSABLE
+        if camera.source.startswith("demo") != demo:
+            runs_as = (
+                "feltwatch.demo.camera_main" if not demo else "feltwatch.appliance.camera_main"
+            )
+            print(f"{path}: camera {camera.name} runs as {runs_as}", file=sys.stderr)
+            return EXIT_UNUSABLE
+        return run(config, camera, path)
+
+    return config_main(prog, rest, with_camera, load)
 
 
 def main(argv: list[str] | None = None) -> int:
-    tolerate_full_disks()
-    parser = argparse.ArgumentParser(prog="feltwatch-camera")
-    parser.add_argument("--config", type=Path, required=True)
-    parser.add_argument("--camera", required=True)
-    args = parser.parse_args(argv)
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    camera = next((c for c in config.cameras if c.name == args.camera), None)
-    if camera is None:
-        print(f"{args.config}: no camera named {args.camera!r}", file=sys.stderr)
-        return 2
-    if camera.source.startswith("demo"):
-        print(f"{args.config}: camera {camera.name}: a demo camera runs as "
-              "feltwatch.demo.camera_main", file=sys.stderr)  # fmt: skip
-        return 2
-    return run(config, camera, args.config)
+    return camera_process("feltwatch-camera", argv, run, demo=False)
 
 
 if __name__ == "__main__":

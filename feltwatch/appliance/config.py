@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from engine.errors import EventError
 from engine.events import Game, HouseRules, TableConfig
 from engine.fields import house_rules as parse_house_rules
+from feltwatch.appliance.exits import EXIT_UNUSABLE
 from feltwatch.appliance.mqtt import BrokerSection
 
 
@@ -349,5 +350,5 @@ def config_main(
         config = loader(args.config)
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
-        return 2
+        return EXIT_UNUSABLE
     return run(config, args.config)

@@ -28,6 +28,7 @@ from dashboard.store import Role
 from dashboard.store.sqlite import SqliteStore
 from engine.inputs import AlertAcknowledged
 from feltwatch.appliance.config import Config, DashboardSection, config_main, load
+from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
 from feltwatch.appliance.files import paths
 from feltwatch.appliance.ipc import ObservationSender
 
@@ -93,7 +94,7 @@ def run(config: Config, config_path: Path) -> int:
     except (OSError, sqlite3.Error) as exc:  # a folder it may not write, a broken file...
         where = config.dashboard.store
         print(f"[{config.table.name}] dashboard: cannot open its store {where}: {exc}", flush=True)
-        return 2
+        return EXIT_UNUSABLE
     files = table_files(config)
     feed = Feed(store, [files]).start()
     light = LightLink(paths(config)["socket"])
@@ -112,7 +113,7 @@ def run(config: Config, config_path: Path) -> int:
         feed.poll()  # what the engine wrote as it stopped (the dashboard stops last)
         light.sender.stop(drain_s=2.0)
         store.close()
-    return 0
+    return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:

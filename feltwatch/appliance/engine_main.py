@@ -41,7 +41,7 @@ from feltwatch.appliance.clips import ClipMaker
 from feltwatch.appliance.config import Config, ConfigError, config_main, load
 from feltwatch.appliance.console import tolerate_full_disks
 from feltwatch.appliance.engine_service import EngineService
-from feltwatch.appliance.exits import EXIT_LINES_LOST
+from feltwatch.appliance.exits import EXIT_LINES_LOST, EXIT_OK
 from feltwatch.appliance.files import last_event_seq, paths
 from feltwatch.appliance.ipc import ObservationServer
 from feltwatch.appliance.journal import LineWriter, repair_last_line
@@ -353,7 +353,7 @@ def run(config: Config, config_path: Path) -> int:
             flush=True,
         )
         return EXIT_LINES_LOST
-    return 0
+    return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -50,7 +50,8 @@ def encode(item: object) -> bytes:
     if INPUT_TYPES.get(name) is not type(item):
         raise TypeError(f"{name} is not an engine input type")
     row: dict[str, Any] = {"v": SCHEMA, "type": name}
-    for f in dataclasses.fields(item):  # type: ignore[arg-type]
+    assert dataclasses.is_dataclass(item) and not isinstance(item, type)
+    for f in dataclasses.fields(item):
         row[f.name] = getattr(item, f.name)
     return orjson.dumps(row, option=orjson.OPT_NON_STR_KEYS) + b"\n"
 

@@ -99,10 +99,6 @@ class Supervisor:
             child.due_s = now + delay
             self.health(f"{child.name} {how}; restarting in {delay:.1f} s")
 
-    def running(self, name: str) -> bool:
-        child = self.child(name)
-        return child.process is not None and child.process.poll() is None
-
     def stop(self, grace_s: float = 10.0) -> None:
         """Stop every child, the last started first."""
         for child in reversed(self.children):

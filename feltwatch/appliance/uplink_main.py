@@ -18,6 +18,7 @@ from engine.inputs import AlertAcknowledged
 from feltwatch.appliance import mqtt as wire
 from feltwatch.appliance.config import Config, config_main, load
 from feltwatch.appliance.dashboard_main import table_files
+from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
 from feltwatch.appliance.files import paths
 from feltwatch.appliance.ipc import ObservationSender
 from feltwatch.appliance.uplink import Uplink
@@ -26,7 +27,7 @@ from feltwatch.appliance.uplink import Uplink
 def run(config: Config, config_path: Path) -> int:
     if config.central is None:
         print(f"{config_path}: no central section: nothing to publish to", file=sys.stderr)
-        return 2
+        return EXIT_UNUSABLE
     section = config.central
     table = config.table.name
     engine = ObservationSender(paths(config)["socket"]).start()
@@ -52,7 +53,7 @@ def run(config: Config, config_path: Path) -> int:
         client = wire.client(section.broker, f"feltwatch-table-{table}", config_path.parent)
     except OSError as exc:
         print(f"{config_path}: central.broker.password_file: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_UNUSABLE
     uplink = Uplink(
         table_files(config),
         client,
@@ -79,7 +80,7 @@ def run(config: Config, config_path: Path) -> int:
             said = now
     uplink.stop()
     engine.stop(drain_s=2.0)
-    return 0
+    return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,6 +18,7 @@ from dashboard.store.postgres import PostgresStore
 from feltwatch.appliance import mqtt as wire
 from feltwatch.appliance.config import config_main
 from feltwatch.appliance.dashboard_main import serve
+from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
 from feltwatch.central.config import CentralConfig, load_central
 from feltwatch.central.ingest import Ingest
 
@@ -34,7 +35,7 @@ def run(config: CentralConfig, config_path: Path) -> int:
         store = PostgresStore(config.dsn(config_path.parent))
     except (psycopg.Error, OSError) as exc:
         print(f"{config_path}: store: cannot open {config.store.dsn}: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_UNUSABLE
     client = wire.client(config.broker, CLIENT_ID, config_path.parent, manual_ack=True)
     broker = config.broker
     ingest = Ingest(store, client, broker.host, broker.port, broker.keepalive_s).start()
@@ -53,7 +54,7 @@ def run(config: CentralConfig, config_path: Path) -> int:
     finally:
         ingest.stop()
         store.close()
-    return 0
+    return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:

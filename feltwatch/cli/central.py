@@ -11,7 +11,7 @@ def cmd_central(args: argparse.Namespace) -> int:
     return main(["--config", args.config])
 
 
-def add_central_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_central_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("central", help="the floor's central service (MQTT -> PostgreSQL)")
     p.add_argument("--config", required=True, metavar="central.yaml")
     p.set_defaults(run=cmd_central)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 1
+from feltwatch.appliance.exits import EXIT_BAD_INPUT, EXIT_OK
 
 
 def cmd_config_validate(args: argparse.Namespace) -> int:
@@ -48,7 +48,7 @@ def _validate_central(file: str) -> int:
     return EXIT_OK
 
 
-def add_config_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_config_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     config = commands.add_parser("config", help="the appliance configuration").add_subparsers(
         dest="config_command", required=True, metavar="SUBCOMMAND"
     )

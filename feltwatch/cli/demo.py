@@ -20,7 +20,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return play(args)
 
 
-def add_demo_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_demo_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("demo", help="a simulated table played by the real appliance")
     p.add_argument("--hands", type=int, default=12, help="stop after this many hands")
     p.add_argument("--seed", type=int, default=1, help="the same seed plays the same hands")

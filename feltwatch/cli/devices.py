@@ -20,6 +20,7 @@ from devices.sim.devices import Light, Shoe, Tray
 from devices.sim.runner import Faults, PtyDevice
 from engine.cards import CardError, parse_cards
 from engine.inputs import DeviceInput
+from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
 from feltwatch.cli.common import naming
 
 HELP = {
@@ -29,7 +30,7 @@ HELP = {
 }
 
 
-def add_sim_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_sim_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("sim", help="run a simulated shoe, tray or light on a pty")
     p.add_argument("device", choices=sorted(HELP))
     p.add_argument("--port", help="speak on this serial device instead of a new pty")
@@ -83,13 +84,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
             device = Light()
     except (CardError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_UNUSABLE
     session = DeviceSession(kind=device.kind, device_id=f"SIM-{args.device.upper()}-1")
     try:
         sim = PtyDevice(device, session, faults=_faults(args), link=args.link, port=args.port)
     except OSError as exc:
         print(f"error: cannot open {args.port}: {exc.strerror}", file=sys.stderr)
-        return 2
+        return EXIT_UNUSABLE
     print(f"{args.device} simulator on {sim.port}", flush=True)
     print(f"commands: {HELP[args.device]}", flush=True)
     sim.start()
@@ -107,7 +108,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     sim.stop()
-    return 0
+    return EXIT_OK
 
 
 def _every(period_s: float, action: Callable[[], None]) -> None:
@@ -168,7 +169,7 @@ def _command(words: list[str], device: Shoe | Tray | Light, sim: PtyDevice) -> b
 # --- capture and replay ---------------------------------------------------------------------
 
 
-def add_serial_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_serial_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     group = commands.add_parser("serial", help="capture and replay raw serial traffic")
     sub = group.add_subparsers(dest="serial_command", required=True, metavar="SUBCOMMAND")
     p = sub.add_parser("capture", help="record the raw bytes of a port with timestamps")
@@ -189,7 +190,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
         from devices.link import describe_open_error
 
         print(f"error: {describe_open_error(args.port, exc)}", file=sys.stderr)
-        return 2
+        return EXIT_UNUSABLE
     print(f"capturing {args.port} -> {args.file}", file=sys.stderr, flush=True)
     deadline = time.monotonic() + args.seconds if args.seconds else None
     total = 0
@@ -210,7 +211,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
             pass
     port.close()
     print(f"{total} bytes captured to {args.file}", file=sys.stderr)
-    return 0
+    return EXIT_OK
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -224,7 +225,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         lines = path.read_bytes().splitlines()
     except OSError as exc:
         print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
-        return 2
+        return EXIT_UNUSABLE
     bad = 0
     session.connected(0)
     for number, line in enumerate(lines, start=1):

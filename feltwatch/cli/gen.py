@@ -13,14 +13,13 @@ from pathlib import Path
 from engine import codec
 from engine.clean_hands import RandomChooser, clean_hands
 from engine.events import Event
-
-EXIT_OK, EXIT_USAGE = 0, 2
+from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
 
 
 def cmd_gen_clean(args: argparse.Namespace) -> int:
     if args.hands < 1:
         print("error: --hands must be at least 1", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_UNUSABLE
     dealt = clean_hands(RandomChooser(random.Random(args.seed)), args.hands)
     text = codec.dump_events(dealt.events)
     if args.output:
@@ -28,7 +27,7 @@ def cmd_gen_clean(args: argparse.Namespace) -> int:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
             print(f"error: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
-            return EXIT_USAGE
+            return EXIT_UNUSABLE
     else:
         sys.stdout.write(text)
     report = sys.stderr if not args.output else sys.stdout
@@ -38,7 +37,7 @@ def cmd_gen_clean(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_gen_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_gen_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     gen = commands.add_parser("gen", help="generate event logs").add_subparsers(
         dest="gen_command", required=True, metavar="SUBCOMMAND"
     )
@@ -74,7 +73,7 @@ def cmd_gen_irregular(args: argparse.Namespace) -> int:
 
     if args.hands < 1:
         print("error: --hands must be at least 1", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_UNUSABLE
     rng = random.Random(args.seed)
     dealt = clean_hands(RandomChooser(rng), args.hands)
     events: list[Event] = []
@@ -91,7 +90,7 @@ def cmd_gen_irregular(args: argparse.Namespace) -> int:
         write_mutated(out, events, expected)
     except OSError as exc:
         print(f"error: cannot write {out}: {exc.strerror}", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_UNUSABLE
     kinds = Counter(e.kind for e in expected)
     print(f"{len(expected)} of {dealt.hands} generated hands mutated -> {out}")
     for kind, count in sorted(kinds.items()):

@@ -24,7 +24,7 @@ from engine.events import Event, HandStart
 from engine.phh_replay import replay_files
 from engine.report import alert_line, hand_summary
 from engine.session import check
-from feltwatch.appliance.exits import EXIT_CANNOT_WRITE
+from feltwatch.appliance.exits import EXIT_BAD_INPUT, EXIT_CANNOT_WRITE, EXIT_OK, EXIT_UNUSABLE
 from feltwatch.cli.central import add_central_parser
 from feltwatch.cli.common import naming
 from feltwatch.cli.config import add_config_parser
@@ -36,7 +36,6 @@ from feltwatch.cli.users import add_users_parser
 from feltwatch.cli.vision import add_vision_parsers
 from feltwatch.cli.watch import add_watch_parser
 
-EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EFBIG, errno.EDQUOT, errno.EIO})
 
 
@@ -51,7 +50,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         result = check(codec.read_file(path), str(path))
     except OSError as exc:
         print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_UNUSABLE
     _print_errors(result.errors)
     if args.json:
         for alert in result.alerts:
@@ -92,7 +91,7 @@ def _phh_files(names: Sequence[str]) -> list[Path] | None:
 def cmd_phh_replay(args: argparse.Namespace) -> int:
     files = _phh_files(args.paths)
     if files is None:
-        return EXIT_USAGE
+        return EXIT_UNUSABLE
     summary = replay_files(files)
     for outcome in summary.outcomes:
         if args.json:
@@ -114,7 +113,7 @@ def cmd_phh_export(args: argparse.Namespace) -> int:
         items = list(codec.read_file(path))
     except OSError as exc:
         print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_UNUSABLE
     errors = [item for _, item in items if isinstance(item, InputError)]
     _print_errors(errors)
     events = [item for _, item in items if not isinstance(item, InputError)]
@@ -151,7 +150,7 @@ def cmd_phh_mutate(args: argparse.Namespace) -> int:
 
     files = _phh_files(args.paths)
     if files is None:
-        return EXIT_USAGE
+        return EXIT_UNUSABLE
     rng = random.Random(args.seed)
     out = Path(args.out)
     events: list[Event] = []
@@ -262,7 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = exc.filename if exc.filename is not None else "standard output"
         print(f"error: {where}: {exc.strerror or exc}", file=sys.stderr)
         _discard_stdout()
-        return EXIT_CANNOT_WRITE if exc.errno in WRITE_ERRNOS else EXIT_USAGE
+        return EXIT_CANNOT_WRITE if exc.errno in WRITE_ERRNOS else EXIT_UNUSABLE
 
 
 def _discard_stdout() -> None:

@@ -13,9 +13,8 @@ from engine.events import Event
 from engine.mutate import Expected
 from engine.report import score_lines
 from engine.session import check
+from feltwatch.appliance.exits import EXIT_BAD_INPUT, EXIT_OK
 from feltwatch.cli.common import naming
-
-EXIT_OK, EXIT_FAILED = 0, 1
 
 
 def write_mutated(out: Path, events: list[Event], expected: list[Expected]) -> None:
@@ -45,4 +44,4 @@ def check_mutated(out: Path) -> int:
     ]
     s = mutate.score(expected, result.alerts)
     print("\n".join(score_lines(s, len(result.hands))))
-    return EXIT_OK if not s.missed and not s.false_alerts and not result.errors else EXIT_FAILED
+    return EXIT_OK if not s.missed and not s.false_alerts and not result.errors else EXIT_BAD_INPUT

@@ -104,7 +104,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_run_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("run", help="run the appliance: cameras, devices, engine, alerts")
     p.add_argument("--config", type=Path, required=True, help="the table's configuration (YAML)")
     p.set_defaults(run=cmd_run)

@@ -10,10 +10,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from feltwatch.appliance.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNUSABLE
+
 if TYPE_CHECKING:
     from dashboard.store.sql import SqlStore
-
-EXIT_OK, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2
 
 
 def _password(args: argparse.Namespace) -> str | None:
@@ -79,7 +79,7 @@ def cmd_users(args: argparse.Namespace) -> int:
         store.close()
 
 
-def add_users_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_users_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from dashboard.store import Role
 
     users = commands.add_parser("users", help="the dashboard's accounts").add_subparsers(

@@ -6,12 +6,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from feltwatch.appliance.exits import EXIT_CANNOT_WRITE
+from feltwatch.appliance.exits import EXIT_CANNOT_WRITE, EXIT_OK, EXIT_UNUSABLE
 from feltwatch.cli.common import naming
 
-EXIT_OK, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2
 CALIBRATION_DIR = Path("build") / "calibration"
 """Where ``calibrate`` writes when told nowhere (not the current folder's top)."""
 
@@ -19,8 +18,10 @@ CALIBRATION_DIR = Path("build") / "calibration"
 if TYPE_CHECKING:
     import numpy as np
 
+    from vision.recognise import Recogniser
 
-def _recogniser(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+
+def _recogniser(args: argparse.Namespace) -> Recogniser | None:
     from vision.recognise import Recogniser
 
     for path in (args.detector, args.identity):
@@ -62,7 +63,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
         for s in sightings:
             entry = s.as_json()
             extra = f"  {entry['colour']} = {entry['denomination']}" if "colour" in entry else ""
-            box = ", ".join(f"{v:.0f}" for v in entry["box"])
+            box = ", ".join(f"{v:.0f}" for v in cast("list[float]", entry["box"]))
             print(f"  {entry['label']:<10} {entry['conf']:.2f}  [{box}]{extra}")
     return status
 
@@ -151,7 +152,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_vision_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_vision_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from vision.paths import DETECTOR_MODEL, IDENTITY_MODEL
 
     p = commands.add_parser("detect", help="cards, card backs, chips and hands in images")

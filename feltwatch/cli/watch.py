@@ -14,11 +14,15 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
-EXIT_OK, EXIT_BAD_INPUT, EXIT_UNUSABLE = 0, 1, 2
+from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
-def _demo(seed: int) -> tuple[Iterator[tuple[int, object]], dict[str, object]]:
+def _demo(seed: int) -> tuple[Iterator[tuple[int, np.ndarray]], dict[str, object]]:
     from models.synth.video import HandVideo, Layout, demo_script, demo_start
 
     layout = Layout()
@@ -26,7 +30,7 @@ def _demo(seed: int) -> tuple[Iterator[tuple[int, object]], dict[str, object]]:
     return ((f.ts_ns, f.image) for f in video.frames()), layout.zone_config()
 
 
-def _live(source: str, seconds: float | None) -> Iterator[tuple[int, object]]:
+def _live(source: str, seconds: float | None) -> Iterator[tuple[int, np.ndarray]]:
     from vision.sources import LatestFrame
 
     camera = LatestFrame(source).start()
@@ -91,7 +95,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     worker = VisionWorker(args.camera, Recogniser(), zones.zone_of)
     try:
         for ts_ns, image in frames:
-            for observation in worker.process(image, ts_ns):  # type: ignore[arg-type]
+            for observation in worker.process(image, ts_ns):
                 row = {"type": type(observation).__name__, **asdict(observation)}
                 if "counts" in row:
                     row["counts"] = {str(k): v for k, v in row["counts"].items()}
@@ -111,14 +115,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def _line(row: dict[str, object]) -> str:
-    seconds = int(row.pop("ts_ns")) / 1e9  # type: ignore[call-overload]
+    seconds = int(cast(int, row.pop("ts_ns"))) / 1e9
     kind = row.pop("type")
     row.pop("camera")
     details = " ".join(f"{k}={v}" for k, v in row.items() if v is not None)
     return f"{seconds:8.2f}s  {kind:<13} {details}"
 
 
-def add_watch_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_watch_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("watch", help="run the vision worker on a camera, file or demo table")
     p.add_argument(
         "source", metavar="SOURCE", help="usb:N, rtsp://..., a video file, or demo[:SEED]"

@@ -9,17 +9,28 @@ models or, with ``--vision truth``, seen as the renderer drew it.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from engine.observations import Observation
-from feltwatch.appliance.camera_main import Figures, Process, models_reader, serve, zones_of
-from feltwatch.appliance.config import CameraSection, Config, ConfigError, load
-from feltwatch.appliance.console import tolerate_full_disks
+from feltwatch.appliance.camera_main import (
+    Figures,
+    Process,
+    camera_process,
+    models_reader,
+    serve,
+    zones_of,
+)
+from feltwatch.appliance.config import CameraSection, Config
+from feltwatch.appliance.exits import EXIT_UNUSABLE
 from feltwatch.appliance.shot import Shot
 from feltwatch.demo.camera import demo_frames, sightings
+from vision.recognise import Sighting
 from vision.zones import ZoneMap
+
+if TYPE_CHECKING:
+    from models.synth.video import Truth
 
 NO_IMAGES_TRUTH = (
     "no picture: the demo reads the renderer's ground truth (--vision truth), so nothing is "
@@ -33,17 +44,17 @@ def truth_reader(config: Config, camera: CameraSection, zones: ZoneMap) -> tuple
 
     observer = Observer(camera.name, zones.zone_of, speed=config.demo.speed)
     passes = [0]
-    seen: list[object] = []
+    seen: list[Sighting] = []
 
     def process(shot: Shot) -> list[Observation]:
         passes[0] += 1
         if passes[0] % 3:
             return []
-        seen[:] = sightings(shot.truth)  # type: ignore[arg-type]
-        return observer.update(seen, shot.ts_ns)  # type: ignore[arg-type]
+        seen[:] = sightings(cast("tuple[Truth, ...]", shot.truth))
+        return observer.update(seen, shot.ts_ns)
 
     def figures() -> tuple[list[object], dict[str, object]]:
-        return seen, {"passes": passes[0] // 3, "no_images": NO_IMAGES_TRUTH}
+        return list(seen), {"passes": passes[0] // 3, "no_images": NO_IMAGES_TRUTH}
 
     return process, figures
 
@@ -51,7 +62,7 @@ def truth_reader(config: Config, camera: CameraSection, zones: ZoneMap) -> tuple
 def run(config: Config, camera: CameraSection, config_path: Path) -> int:
     zones = zones_of(config, camera, config_path)
     if zones is None:
-        return 2
+        return EXIT_UNUSABLE
     if config.demo.vision == "truth":
         process, figures = truth_reader(config, camera, zones)
     else:
@@ -67,21 +78,7 @@ def run(config: Config, camera: CameraSection, config_path: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    tolerate_full_disks()
-    parser = argparse.ArgumentParser(prog="feltwatch-demo-camera")
-    parser.add_argument("--config", type=Path, required=True)
-    parser.add_argument("--camera", required=True)
-    args = parser.parse_args(argv)
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    camera = next((c for c in config.cameras if c.name == args.camera), None)
-    if camera is None:
-        print(f"{args.config}: no camera named {args.camera!r}", file=sys.stderr)
-        return 2
-    return run(config, camera, args.config)
+    return camera_process("feltwatch-demo-camera", argv, run, demo=True)
 
 
 if __name__ == "__main__":

@@ -150,12 +150,12 @@ class TableSimulator:
             if what == "load":
                 order = list(argument)
 
-                def load(now: int, order: list[str] = order) -> list[object]:
+                def load(now: int, order: list[str] = order) -> list[Message]:
                     shoe.order = order
                     shoe.deck_id += 1
                     return [shoe.load()]
 
-                sim.act(load)  # type: ignore[arg-type]
+                sim.act(load)
             else:
                 sim.act(lambda now: [m for m in [shoe.draw()] if m is not None])
 
