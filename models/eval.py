@@ -15,7 +15,10 @@
    wrong, unsure or not found; alone or overlapping another card), card backs, chips (box and
    colour) and hands. ``--seed`` renders other views of the same kind: the selection views
    (``SELECTION_SEED``) that candidates are chosen on, so that ``EVAL_SEED``'s stay unseen.
-3. Real chip photos (PokeVisor crops): colour -> denomination accuracy with the default chip set,
+3. The same kind of views with what a real room adds (``models.synth.room``: white and light chips
+   of other houses, a chip rack, the floor, shadows, the light's colour, CCTV): the card and back
+   boxes the detector puts on chips, light and of the house's colours.
+4. Real chip photos (PokeVisor crops): colour -> denomination accuracy with the default chip set,
    and with the chip set calibrated from the other photos of the set (leave one out), which is
    what an installer's calibration does.
 """
@@ -39,6 +42,7 @@ import numpy as np
 from engine.cards import DECK
 from models.real import REAL, real_boxes
 from models.synth.designs import HELD_OUT, TRAINING, CardDesign, design
+from models.synth.room import LIGHT_CHIPS
 from models.synth.scene import BACK, CARD, CHIP, HAND, Label, Scene, render
 from vision.chips import ChipReader, calibrated
 from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
@@ -261,6 +265,35 @@ def _found(sightings: list[Sighting], box: tuple[float, ...]) -> Sighting | None
     return best if best is not None and iou(best.box, box) >= 0.5 else None
 
 
+def light_chips(recogniser: Recogniser, scenes: int, seed: int = EVAL_SEED) -> dict[str, object]:
+    """Views with white and light chips beside the cards (``models.synth.room``: a real room's
+    chips of other houses, racks, floor, shadows, light, CCTV): the card and back boxes the
+    detector puts on a chip (IoU 0.3 with a chip, under 0.3 with every card and back), counted
+    apart for the light chips and the others."""
+    on: Counter[str] = Counter()
+    chips: Counter[str] = Counter()
+    for i in range(scenes):
+        rng = random.Random(seed + i)
+        scene = render(rng, 1920, 1080, card_px=rng.uniform(45, 60), room=True)
+        sheets = [lb.box for lb in scene.labels if lb.cls in (CARD, BACK)]
+        labels = [lb for lb in scene.labels if lb.cls == CHIP]
+        kinds = ["light" if lb.name in LIGHT_CHIPS else "house" for lb in labels]
+        chips.update(kinds)
+        for s in recogniser.frame(scene.image):
+            if s.kind not in ("card", "card_back") or any(iou(s.box, b) >= 0.3 for b in sheets):
+                continue
+            hit = [k for lb, k in zip(labels, kinds, strict=True) if iou(s.box, lb.box) >= 0.3]
+            if hit:
+                on[hit[0]] += 1
+    return {
+        "views": scenes,
+        "light_chips": chips["light"],
+        "house_chips": chips["house"],
+        "card_or_back_boxes_on_light_chips": on["light"],
+        "card_or_back_boxes_on_house_chips": on["house"],
+    }
+
+
 def real_chips() -> dict[str, object]:
     """Colour accuracy on the real chip crops: default chip set, then leave-one-out calibrated."""
     items = [
@@ -342,6 +375,7 @@ def main() -> int:
             if args.scenes
             else {}
         ),
+        "light_chips": light_chips(recogniser, args.scenes, args.seed) if args.scenes else {},
         "real_chip_colours": real_chips(),
     }
     text = json.dumps(report, indent=2)

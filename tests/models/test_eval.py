@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from models.eval import SELECTION_SEED, card_outcomes, synthetic, view
-from models.synth.scene import BACK, CARD, CHIP, Label
+import random
+
+from models.eval import SELECTION_SEED, card_outcomes, light_chips, synthetic, view
+from models.synth.room import LIGHT_CHIPS
+from models.synth.scene import BACK, CARD, CHIP, Label, render
 from vision.recognise import Recogniser, Sighting
 
 LOWER = Label(CARD, (100, 100, 150, 170), "Kh")
@@ -51,3 +54,17 @@ def test_the_rendered_evaluation_accounts_for_every_true_card_of_the_selection_v
     true_cards = sum(lb.cls == CARD for i in range(views) for lb in view(SELECTION_SEED + i).labels)
     assert counted == true_cards > 0
     assert by_box["alone"]["right"] + by_box["overlapping"]["right"] > 0
+
+
+def test_the_light_chips_count_every_chip_of_the_room_views() -> None:
+    report = light_chips(Recogniser(), 3, SELECTION_SEED)
+    names = []
+    for i in range(3):
+        rng = random.Random(SELECTION_SEED + i)
+        scene = render(rng, 1920, 1080, card_px=rng.uniform(45, 60), room=True)
+        names += [lb.name for lb in scene.labels if lb.cls == CHIP]
+    light = sum(name in LIGHT_CHIPS for name in names)
+    assert (report["light_chips"], report["house_chips"]) == (light, len(names) - light)
+    assert light > 0
+    boxes = report["card_or_back_boxes_on_light_chips"], report["card_or_back_boxes_on_house_chips"]
+    assert all(isinstance(n, int) and n >= 0 for n in boxes)
