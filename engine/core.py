@@ -21,7 +21,7 @@ from engine.events import Event, HandEnd, HandStart, TableConfig
 from engine.fusion import Fusion
 from engine.hand import HandReport
 from engine.inputs import CardDrawn
-from engine.observations import Observation, ViewDegraded
+from engine.observations import EngineInput, Observation, ViewDegraded
 from engine.session import TableSession
 
 
@@ -82,7 +82,7 @@ class EngineCore:
         hand = self.session.hand
         return [self._as_raised.get(_key(a), a) for a in hand.alerts] if hand is not None else []
 
-    def is_duplicate(self, item: object) -> bool:
+    def is_duplicate(self, item: EngineInput) -> bool:
         if isinstance(item, CardDrawn):
             key = (item.device, item.deck_id, item.shoe_seq)
             if key in self._draws:
@@ -101,7 +101,7 @@ class EngineCore:
             self._camera_last[item.camera] = (item.ts_ns, [item])
         return False
 
-    def feed(self, item: object) -> Step:
+    def feed(self, item: EngineInput) -> Step:
         step = Step()
         if self.is_duplicate(item):
             step.duplicate = True
@@ -109,7 +109,7 @@ class EngineCore:
         self.inputs += 1
         if isinstance(item, Observation) and self.camera not in (None, item.camera):
             return step
-        ts_ns = int(getattr(item, "ts_ns", 0))
+        ts_ns = item.ts_ns
         if isinstance(item, ViewDegraded):
             self._degraded(item, step)
             return step

@@ -89,6 +89,7 @@ from engine.observations import (
     CardMoved,
     CardTurned,
     ChipsInZone,
+    EngineInput,
     Observation,
 )
 from engine.observations import Face as SeenFace
@@ -167,7 +168,7 @@ class _HandState:
     early_bets: list[tuple[int, int, int]] = field(default_factory=list)
     """Bets seen after a street's betting was over and before the next street's card (seat,
     chips, when): applied once the card is seen."""
-    unread: list[object] = field(default_factory=list)
+    unread: list[EngineInput] = field(default_factory=list)
     """A card seen arriving that waits for the shoe's read of it, then the inputs that came
     after it (they wait with it, in the order they came)."""
     deck: int | None = None
@@ -201,7 +202,7 @@ class Fusion:
         """Whether a camera watches the table (configured, or heard from)."""
         self._shoe_used = False
         """Whether the table's shoe has read a card (its cards wait for their reads)."""
-        self._opening: list[object] = []
+        self._opening: list[EngineInput] = []
         """The shoe's read that opens a hand, waiting for the camera, and the inputs from other
         sources queued behind it."""
         self.refused: list[str] = []
@@ -223,7 +224,7 @@ class Fusion:
 
     # -- input --
 
-    def feed(self, item: object) -> list[Event]:
+    def feed(self, item: EngineInput) -> list[Event]:
         """The log events an input completes (often none)."""
         out: list[Event] = []
         if isinstance(item, Observation):
@@ -234,7 +235,7 @@ class Fusion:
         self._dispatch(item, out)
         return out
 
-    def _dispatch(self, item: object, out: list[Event]) -> None:
+    def _dispatch(self, item: EngineInput, out: list[Event]) -> None:
         if self._opening:
             self._while_opening(item, out)
         elif self.hand is None and self._camera and isinstance(item, CardDrawn):
@@ -242,7 +243,7 @@ class Fusion:
         else:
             self._take(item, out)
 
-    def _of_next_deck(self, item: object) -> bool:
+    def _of_next_deck(self, item: EngineInput) -> bool:
         """A read from another deck than the open hand's: the next hand's."""
         hand = self.hand
         return (
@@ -252,7 +253,7 @@ class Fusion:
             and item.deck_id != hand.deck
         )
 
-    def _while_next_deck(self, item: object, out: list[Event]) -> None:
+    def _while_next_deck(self, item: EngineInput, out: list[Event]) -> None:
         """The next deck's reads wait for the open hand to end (the camera sees its table
         cleared), up to ``NEXT_DECK_WAIT_NS`` of input time; then the hand is ended where it
         is and they open the next."""
@@ -261,8 +262,8 @@ class Fusion:
         else:
             self._dispatch(item, out)
         first = self._next_deck[0]
-        ts_ns = getattr(item, "ts_ns", None)
-        if self.hand is not None and isinstance(ts_ns, int):
+        ts_ns = item.ts_ns
+        if self.hand is not None:
             if ts_ns - first.ts_ns <= NEXT_DECK_WAIT_NS:
                 return
             self._end(ts_ns, out)  # the camera never saw the table cleared
@@ -271,11 +272,11 @@ class Fusion:
             for read in waiting:
                 out.extend(self.feed(read))
 
-    def _while_opening(self, item: object, out: list[Event]) -> None:
+    def _while_opening(self, item: EngineInput, out: list[Event]) -> None:
         read = self._opening[0]
         assert isinstance(read, CardDrawn)
-        ts_ns = getattr(item, "ts_ns", None)
-        late = isinstance(ts_ns, int) and ts_ns - read.ts_ns > OPENING_WAIT_NS
+        ts_ns = item.ts_ns
+        late = ts_ns - read.ts_ns > OPENING_WAIT_NS
         dealt = isinstance(item, CardAppeared | CardMoved | CardTurned)
         if not late and not dealt:
             if isinstance(item, Observation):
@@ -287,7 +288,7 @@ class Fusion:
         for waiting in (*queued, item):
             self._take(waiting, out)
 
-    def _take(self, item: object, out: list[Event]) -> None:
+    def _take(self, item: EngineInput, out: list[Event]) -> None:
         """An input, or, while a card waits for the shoe's read of it, the read (which places
         the card), the end of the wait (the card is placed unread) or an input queued behind
         the card (the order seen is kept)."""
@@ -297,13 +298,13 @@ class Fusion:
             return
         first = hand.unread[0]
         assert isinstance(first, CardAppeared)
-        ts_ns = getattr(item, "ts_ns", None)
+        ts_ns = item.ts_ns
         if isinstance(item, CardDrawn):
             self._input(item, out)
             self._resume(out, wait=True)
-        elif (isinstance(ts_ns, int) and ts_ns - first.ts_ns > SHOE_WAIT_NS) or getattr(
-            item, "track", None
-        ) == first.track:  # no read came in time, or the card moved on before it came
+        elif (
+            ts_ns - first.ts_ns > SHOE_WAIT_NS or getattr(item, "track", None) == first.track
+        ):  # no read came in time, or the card moved on before it came
             self._resume(out, wait=False)
             self._take(item, out)
         else:
@@ -321,23 +322,16 @@ class Fusion:
         for item in queued[1:]:
             self._take(item, out)
 
-    def _input(self, item: object, out: list[Event], *, wait: bool = True) -> None:
+    def _input(self, item: EngineInput, out: list[Event], *, wait: bool = True) -> None:
         """``wait``: a card seen arriving before the shoe's read of it waits for the read."""
         hand = self.hand
-        ts_ns = getattr(item, "ts_ns", None)
+        ts_ns = item.ts_ns
         waited = (
-            ts_ns - min(ts for _, ts in hand.held.values())
-            if hand is not None and hand.held and isinstance(ts_ns, int)
-            else 0
+            ts_ns - min(ts for _, ts in hand.held.values()) if hand is not None and hand.held else 0
         )
         if waited > FOLD_WAIT_NS:
             self._release(out)  # no fold came: the rules judge the action where it was
-        if (
-            hand is not None
-            and hand.pushes
-            and isinstance(ts_ns, int)
-            and ts_ns - hand.pushes[0][2] > KILL_WAIT_NS
-        ):
+        if hand is not None and hand.pushes and ts_ns - hand.pushes[0][2] > KILL_WAIT_NS:
             self._push(out, wait=False)  # no kill came: the rules judge the push where it was
         if isinstance(item, CardDrawn):
             self._shoe_used = True

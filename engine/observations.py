@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.inputs import DeviceInput
+
 OFF_TABLE = "off_table"
 
 
@@ -105,3 +107,8 @@ class ViewDegraded(Observation):
     reason: str
     ended: bool = False
     """The view is clear again from ``ts_ns`` (the stretch's last report)."""
+
+
+EngineInput = DeviceInput | Observation
+"""Everything the engine takes in: a device's reading or a camera's observation (each with its
+``ts_ns``, when its source saw it)."""

@@ -36,6 +36,7 @@ from engine.inputs import (
     LightAcknowledged,
     LightState,
 )
+from engine.observations import EngineInput
 from engine.report import alert_line
 from feltwatch.appliance.clips import ClipMaker
 from feltwatch.appliance.config import Config, ConfigError, config_main, load
@@ -325,7 +326,7 @@ def run(config: Config, config_path: Path) -> int:
             flush=True,
         )
 
-    def from_socket(item: object) -> None:  # cameras' observations, the dashboard's inputs
+    def from_socket(item: EngineInput) -> None:  # cameras' observations, the dashboard's inputs
         service.submit(item)
         outputs.check_disk()
         if isinstance(item, DeviceInput):

@@ -22,10 +22,9 @@ from typing import Protocol
 from engine.core import EngineCore, Proved, Step
 from engine.events import Event, HandEnd, TableConfig
 from engine.hand import HandReport
+from engine.observations import EngineInput
 from feltwatch.appliance.exits import EXIT_ENGINE_FAILED
 from feltwatch.appliance.journal import BadLine, JournalWriter, Mark, TableLine, read
-
-_STOP = object()
 
 
 class Outputs(Protocol):
@@ -106,7 +105,8 @@ class EngineService:
         self.journal_path = journal_path
         self._fsync = fsync
         self._lock = threading.Lock()
-        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[EngineInput, int] | None] = queue.SimpleQueue()
+        """Inputs and when each reached the engine; None: stop."""
         self._thread = threading.Thread(target=self._run, name="engine", daemon=True)
         self.core: EngineCore | None = None
         self.journal: JournalWriter | None = None
@@ -137,7 +137,7 @@ class EngineService:
         self._thread.start()
         return self
 
-    def submit(self, item: object) -> bool:
+    def submit(self, item: EngineInput) -> bool:
         """Journal an input and queue it for the engine (any thread). False: the disk did not
         take it (it waits in memory, in order, and the engine still gets it)."""
         assert self.journal is not None
@@ -150,7 +150,7 @@ class EngineService:
     def stop(self, timeout_s: float = 5.0) -> int:
         """Stop the engine thread and close the journal; the inputs the journal could not keep
         (a disk that stayed full)."""
-        self._queue.put(_STOP)
+        self._queue.put(None)
         self._thread.join(timeout_s)
         if self.journal is None:
             return 0
@@ -173,16 +173,15 @@ class EngineService:
         assert self.core is not None and self.journal is not None
         while True:
             queued = self._queue.get()
-            if queued is _STOP:
+            if queued is None:
                 return
-            assert isinstance(queued, tuple)
             item, self.received_ns = queued
             step = self.core.feed(item)
             deliver(step, self.outputs, replayed=False)
             for event in step.events:
                 if isinstance(event, HandEnd):
                     with self._lock:
-                        ts_ns = int(getattr(item, "ts_ns", 0))
+                        ts_ns = item.ts_ns
                         self.journal.mark(Mark(ts_ns, event.hand, "closed"))
 
 

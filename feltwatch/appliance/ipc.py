@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.observations import EngineInput
 from feltwatch.appliance.journal_codec import JournalError, decode, encode
 
 
@@ -59,7 +60,7 @@ class ObservationSender:
     def pending(self) -> int:
         return len(self._outbox)
 
-    def send(self, item: object) -> None:
+    def send(self, item: EngineInput) -> None:
         with self._wake:
             self._n += 1
             if len(self._outbox) >= self.max_pending:
@@ -135,7 +136,7 @@ class ObservationServer:
     """The engine's side: ``submit(item)`` journals and queues an input (``EngineService``)."""
 
     def __init__(
-        self, path: Path, submit: Callable[[object], object], error: Callable[[str], None]
+        self, path: Path, submit: Callable[[EngineInput], object], error: Callable[[str], None]
     ) -> None:
         self.path = path
         self.submit = submit

@@ -28,6 +28,7 @@ import orjson
 from engine.codec import event_to_json, parse_event
 from engine.errors import EventError
 from engine.events import TableConfig
+from engine.observations import EngineInput
 from feltwatch.appliance.journal_codec import SCHEMA, JournalError, decode, encode
 
 
@@ -90,7 +91,7 @@ class BadLine:
         return f"{self.path}:{self.line}: {self.error}"
 
 
-def read(path: Path) -> Iterator[object | Mark | TableLine | BadLine]:
+def read(path: Path) -> Iterator[EngineInput | Mark | TableLine | BadLine]:
     """Every input and mark of a journal in order; a line that cannot be read is a ``BadLine``
     (named by file and line) and the reading goes on."""
     with open(path, "rb") as file:
@@ -192,7 +193,7 @@ class LineWriter:
 
 
 class JournalWriter(LineWriter):
-    def append(self, item: object) -> bool:
+    def append(self, item: EngineInput) -> bool:
         """Journal an engine input; True once it is on disk (False: it waits in memory)."""
         return self._write(encode(item))
 

@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from engine import inputs, observations
+from engine.observations import EngineInput
 
 SCHEMA = 1
 
@@ -44,7 +45,7 @@ INPUT_TYPES: dict[str, type] = {
 }
 
 
-def encode(item: object) -> bytes:
+def encode(item: EngineInput) -> bytes:
     """One journal line (with its newline) for an engine input."""
     name = type(item).__name__
     if INPUT_TYPES.get(name) is not type(item):
@@ -108,7 +109,7 @@ def _key(key: str, hint: Any, where: str) -> Any:
     return key
 
 
-def decode(line: bytes | str) -> object:
+def decode(line: bytes | str) -> EngineInput:
     """The engine input of one journal line; ``JournalError`` names what is wrong."""
     try:
         row = orjson.loads(line)
@@ -130,4 +131,5 @@ def decode(line: bytes | str) -> object:
                 raise JournalError(f"{name}.{f.name}: missing")
             continue
         kwargs[f.name] = _convert(row[f.name], hints[f.name], f"{name}.{f.name}")
-    return cls(**kwargs)
+    item: EngineInput = cls(**kwargs)
+    return item
