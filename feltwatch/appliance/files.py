@@ -11,6 +11,7 @@ from feltwatch.appliance.config import Config
 
 
 def paths(config: Config) -> dict[str, Path]:
+    """Each of the table's files by what it holds."""
     base = config.journal.dir
     name = config.table.name
     return {

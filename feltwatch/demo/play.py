@@ -8,7 +8,6 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from feltwatch.appliance.config import load
 from feltwatch.appliance.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNUSABLE
@@ -18,9 +17,6 @@ from feltwatch.appliance.supervisor import Supervisor
 from feltwatch.demo.camera import T0_FILE_ENV
 from feltwatch.demo.prerender import prerender
 from feltwatch.demo.timeline import TableSimulator, Timeline, central_broker, demo_config
-
-if TYPE_CHECKING:
-    pass
 
 
 def play(args: argparse.Namespace) -> int:
