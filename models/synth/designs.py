@@ -112,8 +112,10 @@ CORNER_RADIUS = 0.06
 """A printed card's rounded corners, as a fraction of its width."""
 
 
+@cache
 def _rounded_card() -> np.ndarray:
-    """The shape of a card with rounded corners, ``H`` x ``W``, 0 to 1 (antialiased)."""
+    """The shape of a card with rounded corners, ``H`` x ``W``, 0 to 1 (antialiased; cached:
+    the same for every face)."""
     scale = 4
     r = round(CORNER_RADIUS * W * scale)
     big = np.zeros((H * scale, W * scale), np.uint8)
