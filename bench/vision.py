@@ -87,7 +87,7 @@ def run_worker(path: Path, seats: int, *, upright: bool = True) -> dict[str, flo
     layout = Layout(seats=seats)
     zones = ZoneMap.from_config(layout.zone_config())
     recogniser = Recogniser(threads=1) if upright else Recogniser(threads=1, upright=None)
-    worker = VisionWorker("overhead", recogniser, zones.zone_of)
+    worker = VisionWorker("overhead", recogniser, zones.zone_of, chip_places=zones.chip_places)
     observations = 0
     pool = cv2.getNumThreads()
     cv2.setNumThreads(1)

@@ -17,7 +17,11 @@ becomes the table event log (v1) that the hand engine and the rules check.
   ``award`` of the ``uncalled`` pot; chips leaving the pot and coming to rest in ``stack:N`` of
   a seat still in the hand are an ``award`` (in either order, within a few seconds; chips a
   stack lost without betting them and then shows again were missed by the camera, not won);
-  what left the pot and reached no seat when the hand ends is the ``rake``.
+  what left the pot and reached no seat when the hand ends is the ``rake``. A stack that holds
+  as many chips as lie side by side in its zone (``full``) hides the chips stacked on them: at a
+  table whose camera watches the tray, the chips that left the pot and reached neither a seat
+  nor the tray are the rest of the push to a full stack (its own ``award``), and only what
+  reached the tray is the rake.
 - A card that comes to rest face up in the ``shoe`` zone was found face up in the deck (boxed):
   a ``card`` to ``shoe``, face up (once the camera names it).
 - What the camera sees late or twice: a street's first board card seen while two shoe reads
@@ -146,6 +150,14 @@ class _HandState:
     """Chips of the uncalled bet seen back in its owner's stack."""
     left_pot: int = 0
     """Chips that left the pot and have not reached a seat."""
+    paying: bool = False
+    """The pot has begun to lose chips."""
+    to_tray: int | None = 0
+    """Chips the tray gained since the pot began to lose chips (the rake dropped there); None
+    once the tray was seen full (it may hide some)."""
+    full_push: int | None = None
+    """The last seat whose stack held as many chips as lie side by side when a push reached
+    it (chips of that push may lie hidden in it)."""
     dealt: bool = False
     burns_unseen: int = 0
     """Burns placed from the shoe's reads that the camera has not reported yet."""
@@ -189,6 +201,10 @@ class Fusion:
         self.seq = start_seq
         self.stacks: dict[int, int] = {}
         """Chips resting in each ``stack:N`` zone now."""
+        self.full: set[int] = set()
+        """Seats whose ``stack:N`` zone is full now (it may hide more chips than it shows)."""
+        self.tray: int | None = None
+        """Chips the camera sees in the tray now (None: the camera does not watch it)."""
         self.peaks: dict[int, int] = {}
         """The most chips seen in each ``stack:N`` zone since the last hand ended: the stack
         before the blinds left it (the shoe may read the first card before the camera has seen
@@ -412,6 +428,10 @@ class Fusion:
         if stack_seat is not None:
             before = self.stacks.get(stack_seat, 0)
             self.stacks[stack_seat] = amount
+            if item.full:
+                self.full.add(stack_seat)
+            else:
+                self.full.discard(stack_seat)
             if self.hand is None:
                 self.peaks[stack_seat] = max(self.peaks.get(stack_seat, 0), amount)
             hand = self.hand
@@ -436,9 +456,15 @@ class Fusion:
             return
         if item.zone == "pot" and self.hand is not None:
             if amount < self.hand.pot:
+                self.hand.paying = True
                 self.hand.left_pot += self.hand.pot - amount
                 self._awards(item.ts_ns, out)
             self.hand.pot = amount
+        if item.zone == "tray":
+            before, self.tray = self.tray or 0, amount
+            hand = self.hand
+            if hand is not None and hand.paying and hand.to_tray is not None:
+                hand.to_tray = None if item.full else hand.to_tray + max(amount - before, 0)
 
     def _handed_back(self, seat: int, gain: int, ts_ns: int, out: list[Event]) -> int:
         """The part of a stack's gain that is the seat's own bet nobody called, back from its
@@ -470,6 +496,8 @@ class Fusion:
             won = min(gain, hand.left_pot)
             hand.left_pot -= won
             hand.pushes.append((seat, won, ts_ns))
+            if seat in self.full:
+                hand.full_push = seat
             if won < gain:
                 hand.gains[0] = (seat, gain - won, since)
             else:
@@ -752,6 +780,11 @@ class Fusion:
         self._early_bets(out)
         self._release(out)
         self._push(out, wait=False)
+        hidden = hand.left_pot - (hand.to_tray or 0)
+        watched = self.tray is not None and hand.to_tray is not None
+        if watched and hand.full_push is not None and hidden > 0:
+            out.append(self._event(Award, ts_ns, seat=hand.full_push, amount=hidden))
+            hand.left_pot -= hidden
         if hand.left_pot > 0:
             out.append(self._event(Rake, ts_ns, amount=hand.left_pot))
         out.append(self._event(HandEnd, ts_ns, hand=str(hand.number)))

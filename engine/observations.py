@@ -81,6 +81,9 @@ class ChipsInZone(Observation):
     zone: str
     counts: Mapping[int, int]
     """Chips by denomination, as many as the camera can see from above."""
+    full: bool = False
+    """The zone holds as many chips as lie side by side in it: more may lie on them, hidden
+    from above, so the zone holds at least ``amount``."""
 
     @property
     def amount(self) -> int:

@@ -11,8 +11,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from vision.zones import CHIP_MM
+
+__all__ = ["CARD_MM", "CHIP_MM", "TableLayout", "overlapping"]
+
 CARD_MM = (63.0, 88.0)
-CHIP_MM = 39.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ from vision.tiles import iou
 from vision.tracker import Track, Tracker
 
 ZoneOf = Callable[[tuple[float, float]], str | None]
+ChipPlaces = Callable[[str], int | None]
 DEALT_TO = ("seat:", "board", "burn")
 """Zones a card reaches from the shoe; cards carried from elsewhere go to the muck (or off)."""
 MUCK = "muck"
@@ -149,15 +150,18 @@ class Observer:
         sure_share: float = 0.6,
         tracker: Tracker | None = None,
         speed: float = 1.0,
+        chip_places: ChipPlaces | None = None,
     ) -> None:
         """``depart_passes``: passes a resting card may be unseen before it counts as picked up;
         ``move_window_ns``: how long a picked-up card may travel before it lands elsewhere (then
         it is ``CardMoved``; if nothing lands, ``CardGone``); ``rest_fraction``: how far (of the
         card's size) its centre may shift between passes and still be at rest; ``speed``: how
         many times faster than real time the table plays (a demo played fast: the times above
-        shrink by as much)."""
+        shrink by as much); ``chip_places``: how many chips lie side by side in a zone
+        (``ZoneMap.chip_places``): a zone that holds as many is reported ``full``."""
         self.camera = camera
         self.zone_of = zone_of
+        self.chip_places = chip_places
         self.settle_passes = settle_passes
         self.depart_passes = depart_passes
         self.move_window_ns = int(move_window_ns / speed)
@@ -496,9 +500,14 @@ class Observer:
             self._chip_candidate[zone] = (now, passes)
             if passes == self.settle_passes and now != self._chips.get(zone, Counter()):
                 self._chips[zone] = now
+                places = self.chip_places(zone) if self.chip_places is not None else None
                 out.append(
                     ChipsInZone(
-                        ts_ns=ts_ns, camera=self.camera, zone=zone, counts=dict(sorted(now.items()))
+                        ts_ns=ts_ns,
+                        camera=self.camera,
+                        zone=zone,
+                        counts=dict(sorted(now.items())),
+                        full=places is not None and now.total() >= places,
                     )
                 )
         return sorted(out, key=lambda o: o.zone)  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ import numpy as np
 from engine.observations import Observation
 from vision.detector import Detection
 from vision.motion import MotionGate, changed, differs
-from vision.observer import Observer
+from vision.observer import ChipPlaces, Observer
 from vision.recognise import Recogniser, Sighting, merge
 from vision.tiles import Tile
 
@@ -79,10 +79,13 @@ class VisionWorker:
         tiles_per_frame: int = 3,
         motion: MotionGate | None = None,
         speed: float = 1.0,
+        chip_places: ChipPlaces | None = None,
     ) -> None:
         self.camera = camera
         self.recogniser = recogniser
-        self.observer = Observer(camera, zone_of, settle_passes=settle_passes, speed=speed)
+        self.observer = Observer(
+            camera, zone_of, settle_passes=settle_passes, speed=speed, chip_places=chip_places
+        )
         self.pass_every = pass_every
         self.moving_every = moving_every
         self.still_frames = still_frames

@@ -16,6 +16,11 @@ import numpy as np
 
 Point = tuple[float, float]
 
+CHIP_MM = 39.0
+"""A casino chip's diameter (the common size; a zone configuration may name its own)."""
+CHIP_GAP = 1.05
+"""Chips lying side by side take this many diameters each (a dealer leaves a little room)."""
+
 
 class ZoneError(ValueError):
     """A calibration or zone definition that cannot be used (with the reason)."""
@@ -54,6 +59,7 @@ class ZoneMap:
     calibration: Calibration
     zones: Mapping[str, tuple[Point, ...]]
     """Zone name -> polygon in table millimetres."""
+    chip_mm: float = CHIP_MM
     _matrix: np.ndarray = field(init=False, repr=False, compare=False)
     _contours: tuple[tuple[str, np.ndarray], ...] = field(init=False, repr=False, compare=False)
     _memo: dict[Point, str | None] = field(init=False, repr=False, compare=False)
@@ -74,7 +80,8 @@ class ZoneMap:
 
     @classmethod
     def from_config(cls, config: Mapping[str, object]) -> ZoneMap:
-        """``{"corners_px": [[x, y] x4], "width_mm", "height_mm", "zones": {name: [[x, y]...]}}``"""
+        """``{"corners_px": [[x, y] x4], "width_mm", "height_mm", "zones": {name: [[x, y]...]},
+        "chip_mm": 39}`` (``chip_mm``, the chips' diameter, may be left out)."""
         try:
             corners = tuple(tuple(map(float, p)) for p in config["corners_px"])  # type: ignore[attr-defined]
             if len(corners) != 4:
@@ -88,6 +95,7 @@ class ZoneMap:
                 str(name): tuple(tuple(map(float, p)) for p in polygon)
                 for name, polygon in config["zones"].items()  # type: ignore[attr-defined]
             }
+            chip_mm = float(config.get("chip_mm", CHIP_MM))  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, ZoneError):
                 raise
@@ -95,7 +103,20 @@ class ZoneMap:
         for name, polygon in zones.items():
             if len(polygon) < 3:
                 raise ZoneError(f"zones.{name}: a zone needs at least 3 points")
-        return cls(calibration, zones)  # type: ignore[arg-type]
+        if not chip_mm > 0:
+            raise ZoneError(f"chip_mm: a chip's diameter must be positive, got {chip_mm}")
+        return cls(calibration, zones, chip_mm)  # type: ignore[arg-type]
+
+    def chip_places(self, zone: str) -> int | None:
+        """How many chips lie side by side in ``zone``, in rows across its narrowest
+        rectangle: the most a camera above can count there (chips beyond lie on others,
+        hidden). None for a zone the map does not have."""
+        polygon = self.zones.get(zone)
+        if polygon is None:
+            return None
+        (_, _), (w, h), _ = cv2.minAreaRect(np.array(polygon, np.float32))
+        pitch = self.chip_mm * CHIP_GAP
+        return int(w // pitch) * int(h // pitch)
 
     def zone_of(self, point_px: Point) -> str | None:
         """The zone a camera pixel falls in (the first listed, if zones overlap), or None."""

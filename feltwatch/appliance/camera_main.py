@@ -104,7 +104,9 @@ def models_reader(
 
     chips = {name: c.model_dump() for name, c in config.chips.items()}
     recogniser = Recogniser(chip_set=chip_set_from_config(chips)) if chips else Recogniser()
-    worker = VisionWorker(camera.name, recogniser, zones.zone_of, speed=speed)
+    worker = VisionWorker(
+        camera.name, recogniser, zones.zone_of, speed=speed, chip_places=zones.chip_places
+    )
 
     def process(shot: Shot) -> list[Observation]:
         return worker.process(shot.image, shot.ts_ns)

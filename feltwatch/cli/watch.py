@@ -92,7 +92,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         why = str(exc) if isinstance(exc, ZoneError) else f"not a zone configuration ({exc!r:.80})"
         print(f"{args.zones or source}: {why}", file=sys.stderr)
         return EXIT_UNUSABLE
-    worker = VisionWorker(args.camera, Recogniser(), zones.zone_of)
+    worker = VisionWorker(args.camera, Recogniser(), zones.zone_of, chip_places=zones.chip_places)
     try:
         for ts_ns, image in frames:
             for observation in worker.process(image, ts_ns):

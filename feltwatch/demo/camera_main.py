@@ -42,7 +42,9 @@ def truth_reader(config: Config, camera: CameraSection, zones: ZoneMap) -> tuple
     """The observer fed what the renderer drew, on one frame in three (as the worker reads)."""
     from vision.observer import Observer
 
-    observer = Observer(camera.name, zones.zone_of, speed=config.demo.speed)
+    observer = Observer(
+        camera.name, zones.zone_of, speed=config.demo.speed, chip_places=zones.chip_places
+    )
     passes = [0]
     seen: list[Sighting] = []
 

@@ -84,7 +84,7 @@ def observed_by_models(session: DemoSession, video: Path, busy: BusyCore | None 
     from vision.zones import ZoneMap
 
     zones = ZoneMap.from_config(session.layout.zone_config())
-    worker = VisionWorker(CAMERA, Recogniser(), zones.zone_of)
+    worker = VisionWorker(CAMERA, Recogniser(), zones.zone_of, chip_places=zones.chip_places)
     capture = cv2.VideoCapture(str(video))
     out: list[Observation] = []
     frame_ms = 1000 / FPS
@@ -116,7 +116,8 @@ def observed_truth(session: DemoSession) -> list[Observation]:
     from vision.observer import Observer
     from vision.zones import ZoneMap
 
-    observer = Observer(CAMERA, ZoneMap.from_config(session.layout.zone_config()).zone_of)
+    zones = ZoneMap.from_config(session.layout.zone_config())
+    observer = Observer(CAMERA, zones.zone_of, chip_places=zones.chip_places)
     out: list[Observation] = []
     for frame in session.frames_of(images=False):
         if frame.index % DETECT_EVERY == 0:

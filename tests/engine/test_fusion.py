@@ -20,6 +20,7 @@ from engine.events import (
     Game,
     HandEnd,
     Muck,
+    Rake,
     ShoeDraw,
     Show,
     TableConfig,
@@ -56,10 +57,14 @@ class Script:
         self.ts_ns += 100_000_000
         return self.ts_ns
 
-    def chips(self, zone: str, amount: int) -> None:
+    def chips(self, zone: str, amount: int, *, full: bool = False) -> None:
         self.items.append(
             ChipsInZone(
-                ts_ns=self._ts(), camera="c", zone=zone, counts={1: amount} if amount else {}
+                ts_ns=self._ts(),
+                camera="c",
+                zone=zone,
+                counts={1: amount} if amount else {},
+                full=full,
             )
         )
 
@@ -563,6 +568,48 @@ def test_a_bet_nobody_called_back_in_its_stack_is_not_taken_from_the_pot() -> No
     assert awards == [(2, 200, "uncalled"), (2, 665, "main")]
     result = check(((e.seq, e) for e in events), "fused")
     assert not result.errors and result.alerts == ()
+
+
+def _raked_push(seen: int, *, full: bool, tray: bool = True) -> list[Event]:
+    """The clean hand at a 5 % table: the pot of 900 less its rake of 45 pushed to seat 2,
+    whose stack the camera sees gain ``seen`` (``full``: the stack's zone holds as many chips
+    as lie side by side), and the rake dropped in the tray (``tray``: the camera watches it)."""
+    script = a_hand()
+    at = next(
+        i
+        for i, item in enumerate(script.items)
+        if isinstance(item, ChipsInZone) and item.zone == "pot" and item.amount == 0
+    )
+    end = continued(script, at)
+    end.chips("pot", 45)
+    end.chips("stack:2", 600 + seen, full=full)
+    end.chips("pot", 0)
+    if tray:
+        end.chips("tray", 45)
+    end.clear()
+    script.items[at:] = end.items
+    fusion = Fusion(replace(TABLE, rake_pct=Decimal(5), rake_cap=100), button=1)
+    return [e for item in script.items for e in fusion.feed(item)]
+
+
+def test_chips_a_full_stack_hides_are_the_rest_of_its_push_not_rake() -> None:
+    """A stack whose zone is full hides the chips stacked on the ones the camera counts: the
+    pot's chips that reached neither a seat nor the tray are the rest of the push to it, and
+    the rake is what the tray gained (not every chip the camera lost: a false R-RAKE-1)."""
+    events = _raked_push(850, full=True)
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Award)] == [(2, 850), (2, 5)]
+    assert [e.amount for e in events if isinstance(e, Rake)] == [45]
+    assert alerts(events) == []
+
+
+@pytest.mark.parametrize("full, tray", [(False, True), (True, False)])
+def test_chips_lost_off_a_stack_the_camera_counts_whole_are_still_a_short_push(
+    full: bool, tray: bool
+) -> None:
+    """The same push seen 5 short, where the camera counts the whole stack (its zone is not
+    full) or does not watch the tray: the chips went somewhere the rake does not account for."""
+    found = alerts(_raked_push(850, full=full, tray=tray))
+    assert found and all(family == "chip_miscount" for family, _, _ in found), found
 
 
 def test_chips_read_out_of_turn_are_placed_in_turn_as_soon_as_the_seats_before_have_acted() -> None:

@@ -201,6 +201,23 @@ def test_chips_where_something_moved_unread_wait_for_the_detector_to_read_them()
     assert [(o.zone, o.amount) for o in out if isinstance(o, ChipsInZone)] == [("bet:1", 300)]
 
 
+def test_a_zone_holding_as_many_chips_as_lie_side_by_side_is_reported_full() -> None:
+    """The demo table's bet zone holds 8 chips side by side: 8 chips seen there may hide more
+    stacked on them (the count is a lower bound), 7 cannot."""
+    zones = ZoneMap.from_config(LAYOUT.zone_config())
+    assert zones.chip_places("bet:1") == 8
+    observer = Observer("overhead", zones.zone_of, chip_places=zones.chip_places)
+    chips = [
+        Sighting("chip", 0.9, _shifted(_at("bet:1", (5, 5)), dx), colour="red", denomination=5)
+        for dx in range(-14, 15, 4)
+    ]
+    assert len(chips) == 8 and {observer.zone(c.box) for c in chips} == {"bet:1"}
+    out, ts = _feed(observer, [chips[:7]] * 4, 0)
+    assert [(o.amount, o.full) for o in out if isinstance(o, ChipsInZone)] == [(35, False)]
+    out, _ = _feed(observer, [chips] * 4, ts)
+    assert [(o.amount, o.full) for o in out if isinstance(o, ChipsInZone)] == [(40, True)]
+
+
 def test_the_first_hand_killed_onto_an_empty_muck_is_mucked() -> None:
     """At the showdown the losers' cards are thrown on an empty muck one after the other: the
     pile forms after the first hand left its seat and keeps moving, so no card rests apart on

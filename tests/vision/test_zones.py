@@ -64,8 +64,25 @@ def test_a_point_asked_again_gets_the_same_zone_and_the_memo_stays_bounded(
         ({"corners_px": [[0, 0], [1, 0], [1, 1], [0, 1]]}, "mark the table corners"),
         ({"zones": {"pot": [[0, 0], [1, 1]]}}, "zones.pot: a zone needs at least 3 points"),
         ({"width_mm": "wide"}, "zone configuration"),
+        ({"chip_mm": 0}, "chip_mm: a chip's diameter must be positive"),
     ],
 )
 def test_bad_configurations_say_what_is_wrong(change: dict[str, object], message: str) -> None:
     with pytest.raises(ZoneError, match=message):
         ZoneMap.from_config({**CONFIG, **change})
+
+
+def test_a_zone_holds_as_many_chips_side_by_side_as_rows_of_them_fit_in_it() -> None:
+    """Chips of 39 mm with a little room between them (41 mm each): the muck's 200 mm square
+    takes 4 rows of 4; turned by 30 degrees, the same square takes as many; the board's 600 x
+    300 mm, 14 rows of 7; bigger chips fewer."""
+    zones = ZoneMap.from_config(CONFIG)
+    assert zones.chip_places("muck") == 16
+    assert zones.chip_places("board") == 14 * 7
+    assert zones.chip_places("pot") is None
+    c, s = 0.866, 0.5
+    turned = [(1000 + 100 * (x * c - y * s), 500 + 100 * (x * s + y * c)) for x, y in
+              ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    rotated = ZoneMap.from_config({**CONFIG, "zones": {"muck": turned}})
+    assert rotated.chip_places("muck") == 16
+    assert ZoneMap.from_config({**CONFIG, "chip_mm": 50}).chip_places("muck") == 9
