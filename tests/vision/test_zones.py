@@ -81,8 +81,10 @@ def test_a_zone_holds_as_many_chips_side_by_side_as_rows_of_them_fit_in_it() -> 
     assert zones.chip_places("board") == 14 * 7
     assert zones.chip_places("pot") is None
     c, s = 0.866, 0.5
-    turned = [(1000 + 100 * (x * c - y * s), 500 + 100 * (x * s + y * c)) for x, y in
-              ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    turned = [
+        (1000 + 100 * (x * c - y * s), 500 + 100 * (x * s + y * c))
+        for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    ]
     rotated = ZoneMap.from_config({**CONFIG, "zones": {"muck": turned}})
     assert rotated.chip_places("muck") == 16
     assert ZoneMap.from_config({**CONFIG, "chip_mm": 50}).chip_places("muck") == 9
