@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
@@ -43,11 +43,19 @@ FAMILIES = ("exposed_card", "boxed_card", "mucked_winner", "chip_miscount")
 
 
 def store_of(request: Request) -> Store:
-    return request.app.state.store  # type: ignore[no-any-return]
+    """The app's store (``create_app`` puts it in the app's state)."""
+    return cast("Store", request.app.state.store)
 
 
 def settings_of(request: Request) -> Settings:
-    return request.app.state.settings  # type: ignore[no-any-return]
+    """The app's settings (``create_app`` puts them in the app's state)."""
+    settings = request.app.state.settings
+    assert isinstance(settings, Settings)
+    return settings
+
+
+StoreDep = Annotated[Store, Depends(store_of)]
+SettingsDep = Annotated[Settings, Depends(settings_of)]
 
 
 def audit(request: Request, who: Who, action: str, target: str, detail: str = "") -> None:
@@ -69,13 +77,12 @@ def me(who: Viewer) -> dict[str, str]:
 
 
 @router.get("/tables")
-def tables(request: Request, who: Viewer) -> list[dict[str, Any]]:
-    return [asdict(t) for t in store_of(request).tables()]
+def tables(store: StoreDep, who: Viewer) -> list[dict[str, Any]]:
+    return [asdict(t) for t in store.tables()]
 
 
 @router.get("/tables/{table}")
-def table_state(request: Request, table: str, who: Viewer) -> dict[str, Any]:
-    store = store_of(request)
+def table_state(store: StoreDep, settings: SettingsDep, table: str, who: Viewer) -> dict[str, Any]:
     row = store.table(table)
     if row is None:
         raise HTTPException(404, f"no table {table!r}")
@@ -84,7 +91,7 @@ def table_state(request: Request, table: str, who: Viewer) -> dict[str, Any]:
     if hand is not None:
         events = [e.body for e in store.events(table, hand.hand)]
         view = hand_view(events, row.config)
-    files = settings_of(request).tables.get(table)
+    files = settings.tables.get(table)
     cameras = sorted(p.stem for p in files.cameras_dir.glob("*.jpg")) if files else []
     return {
         "table": asdict(row),
@@ -96,8 +103,8 @@ def table_state(request: Request, table: str, who: Viewer) -> dict[str, Any]:
 
 
 @router.get("/tables/{table}/cameras/{camera}.jpg")
-def camera_frame(request: Request, table: str, camera: str, who: Viewer) -> FileResponse:
-    files = settings_of(request).tables.get(table)
+def camera_frame(settings: SettingsDep, table: str, camera: str, who: Viewer) -> FileResponse:
+    files = settings.tables.get(table)
     if files is None or not camera.replace("-", "").replace("_", "").isalnum():
         raise HTTPException(404, "no such camera")
     path = file_inside(files.cameras_dir, f"{camera}.jpg")
@@ -111,15 +118,13 @@ def camera_frame(request: Request, table: str, camera: str, who: Viewer) -> File
 
 @router.get("/alerts")
 def alerts(
-    request: Request,
+    store: StoreDep,
     who: Viewer,
     table: str | None = None,
     status: str | None = Query(None, pattern="^(open|acknowledged|resolved)$"),
     limit: int = Query(200, ge=1, le=2000),
 ) -> list[dict[str, Any]]:
-    return [
-        alert_json(a) for a in store_of(request).alerts(table=table, status=status, limit=limit)
-    ]
+    return [alert_json(a) for a in store.alerts(table=table, status=status, limit=limit)]
 
 
 def _alert_or_404(request: Request, alert_id: str) -> AlertRow:
@@ -130,17 +135,19 @@ def _alert_or_404(request: Request, alert_id: str) -> AlertRow:
 
 
 @router.get("/alerts/{alert_id}")
-def alert(request: Request, alert_id: str, who: Viewer) -> dict[str, Any]:
+def alert(request: Request, store: StoreDep, alert_id: str, who: Viewer) -> dict[str, Any]:
     found = _alert_or_404(request, alert_id)
-    clips = [asdict(c) for c in store_of(request).clips(alert_id)]
+    clips = [asdict(c) for c in store.clips(alert_id)]
     return {**alert_json(found), "body": dict(found.body), "clips": clips}
 
 
 @router.post("/alerts/{alert_id}/ack")
-def acknowledge(request: Request, alert_id: str, who: Supervisor) -> dict[str, Any]:
+def acknowledge(
+    request: Request, store: StoreDep, settings: SettingsDep, alert_id: str, who: Supervisor
+) -> dict[str, Any]:
     _alert_or_404(request, alert_id)
-    row = store_of(request).acknowledge(alert_id, who.name, time.time())
-    light = settings_of(request).acknowledge(row.table, alert_id, who.name)
+    row = store.acknowledge(alert_id, who.name, time.time())
+    light = settings.acknowledge(row.table, alert_id, who.name)
     audit(request, who, "acknowledge", f"alert {alert_id}", f"table {row.table} hand {row.hand}")
     return {**alert_json(row), "light": light}
 
@@ -150,10 +157,12 @@ class Resolution(BaseModel):
 
 
 @router.post("/alerts/{alert_id}/resolve")
-def resolve(request: Request, alert_id: str, body: Resolution, who: Supervisor) -> dict[str, Any]:
+def resolve(
+    request: Request, store: StoreDep, alert_id: str, body: Resolution, who: Supervisor
+) -> dict[str, Any]:
     _alert_or_404(request, alert_id)
     try:
-        row = store_of(request).resolve(alert_id, who.name, body.note, time.time())
+        row = store.resolve(alert_id, who.name, body.note, time.time())
     except StoreError as exc:
         raise HTTPException(409, str(exc)) from None
     audit(request, who, "resolve", f"alert {alert_id}", body.note)
@@ -169,12 +178,13 @@ class Several(BaseModel):
 
 
 @router.post("/alerts/bulk")
-def several(request: Request, body: Several, who: Supervisor) -> dict[str, Any]:
+def several(
+    request: Request, store: StoreDep, settings: SettingsDep, body: Several, who: Supervisor
+) -> dict[str, Any]:
     """Each alert as its own button would (the light told, each audited); those that cannot be
     (no such alert, resolved already) are listed with why, and the rest are done."""
     if body.action == "resolve" and not body.note.strip():
         raise HTTPException(422, "a note is needed to resolve")
-    store = store_of(request)
     done: list[dict[str, Any]] = []
     skipped: list[dict[str, str]] = []
     for alert_id in dict.fromkeys(body.ids):
@@ -183,7 +193,7 @@ def several(request: Request, body: Several, who: Supervisor) -> dict[str, Any]:
             continue
         if body.action == "acknowledge":
             row = store.acknowledge(alert_id, who.name, time.time())
-            settings_of(request).acknowledge(row.table, alert_id, who.name)
+            settings.acknowledge(row.table, alert_id, who.name)
             audit(request, who, "acknowledge", f"alert {alert_id}", "several at once")
         else:
             try:
@@ -236,8 +246,8 @@ Search = Annotated[HandQuery, Depends(hand_query)]
 
 
 @router.get("/hands")
-def hands(request: Request, who: Viewer, query: Search) -> list[dict[str, Any]]:
-    return [hand_json(h) for h in store_of(request).hands(query)]
+def hands(store: StoreDep, who: Viewer, query: Search) -> list[dict[str, Any]]:
+    return [hand_json(h) for h in store.hands(query)]
 
 
 def record(store: Store, table: str, hand: str) -> HandRecord:
@@ -256,8 +266,8 @@ def record(store: Store, table: str, hand: str) -> HandRecord:
 
 
 @router.get("/hands/{table}/{hand}")
-def hand(request: Request, table: str, hand: str, who: Viewer) -> dict[str, Any]:
-    found = record(store_of(request), table, hand)
+def hand(store: StoreDep, table: str, hand: str, who: Viewer) -> dict[str, Any]:
+    found = record(store, table, hand)
     return {
         "hand": hand_json(found.hand),
         "table_config": found.table_config,
@@ -270,15 +280,22 @@ def hand(request: Request, table: str, hand: str, who: Viewer) -> dict[str, Any]
 
 @router.get("/hands/{table}/{hand}/media/{alert_id}/{camera}/{kind}")
 def media(
-    request: Request, table: str, hand: str, alert_id: str, camera: str, kind: str, who: Viewer
+    request: Request,
+    store: StoreDep,
+    table: str,
+    hand: str,
+    alert_id: str,
+    camera: str,
+    kind: str,
+    who: Viewer,
 ) -> FileResponse:
     """An alert's clip (``clip``: the Motion-JPEG AVI, the evidence as recorded, a download;
     ``play``: the same clip as H.264 MP4, played in the page, ranges served for seeking) or key
     frame (``keyframe``, JPEG)."""
     if kind not in MEDIA:
         raise HTTPException(404, "kind is clip, play or keyframe")
-    clip = next((c for c in store_of(request).clips(alert_id) if c.camera == camera), None)
-    alert_row = store_of(request).alert(alert_id)
+    clip = next((c for c in store.clips(alert_id) if c.camera == camera), None)
+    alert_row = store.alert(alert_id)
     if clip is None or alert_row is None or (alert_row.table, alert_row.hand) != (table, hand):
         raise HTTPException(404, "no such clip")
     field, media_type = MEDIA[kind]
@@ -355,14 +372,17 @@ def attachment(filename: str) -> str:
 
 
 @router.get("/export/hands/{table}/{hand}.{fmt}")
-def export_hand(request: Request, table: str, hand: str, fmt: str, who: Supervisor) -> Response:
-    found = record(store_of(request), table, hand)
+def export_hand(
+    request: Request, store: StoreDep, table: str, hand: str, fmt: str, who: Supervisor
+) -> Response:
+    found = record(store, table, hand)
     return _export(request, who, [found], found.name, fmt)
 
 
 @router.get("/export/search.{fmt}")
-def export_search(request: Request, fmt: str, who: Supervisor, query: Search) -> Response:
-    store = store_of(request)
+def export_search(
+    request: Request, store: StoreDep, fmt: str, who: Supervisor, query: Search
+) -> Response:
     rows = store.hands(query)
     records = [record(store, h.table, h.hand) for h in reversed(rows)]
     return _export(request, who, records, "hands", fmt)
@@ -376,12 +396,14 @@ HEARTBEAT_S = 15.0
 
 @router.get("/stream")
 async def stream(
-    request: Request, who: Viewer, after: Annotated[int | None, Query(ge=-1, lt=2**62)] = None
+    request: Request,
+    store: StoreDep,
+    who: Viewer,
+    after: Annotated[int | None, Query(ge=-1, lt=2**62)] = None,
 ) -> StreamingResponse:
     """Every change from ``after`` (or the ``Last-Event-ID`` a reconnecting browser sends, or
     now) on: ``event: alert`` / ``alert_status`` / ``event`` / ``hand`` / ``health`` /
     ``light``, ``data:`` the JSON, ``id:`` the change's number."""
-    store = store_of(request)
     last = request.headers.get("last-event-id", "")
     resumed = int(last) if last.isascii() and last.isdigit() and len(last) <= 18 else None
     start = after if after is not None else resumed  # (anything else: from now)
@@ -417,11 +439,8 @@ async def stream(
 
 
 @router.get("/users")
-def users(request: Request, who: Admin) -> list[dict[str, Any]]:
-    return [
-        {"name": u.name, "role": str(u.role), "disabled": u.disabled}
-        for u in store_of(request).users()
-    ]
+def users(store: StoreDep, who: Admin) -> list[dict[str, Any]]:
+    return [{"name": u.name, "role": str(u.role), "disabled": u.disabled} for u in store.users()]
 
 
 class NewUser(BaseModel):
@@ -431,10 +450,12 @@ class NewUser(BaseModel):
 
 
 @router.post("/users", status_code=201)
-def add_user(request: Request, body: NewUser, who: Admin) -> dict[str, str]:
+def add_user(
+    request: Request, store: StoreDep, settings: SettingsDep, body: NewUser, who: Admin
+) -> dict[str, str]:
     try:
-        digest = hash_password(body.password, demo=settings_of(request).demo)
-        store_of(request).add_user(body.name, digest, body.role, time.time())
+        digest = hash_password(body.password, demo=settings.demo)
+        store.add_user(body.name, digest, body.role, time.time())
     except PasswordError as exc:
         raise HTTPException(422, str(exc)) from None
     except StoreError as exc:
@@ -445,6 +466,6 @@ def add_user(request: Request, body: NewUser, who: Admin) -> dict[str, str]:
 
 @router.get("/audit")
 def audit_log(
-    request: Request, who: Admin, limit: int = Query(500, ge=1, le=10_000)
+    store: StoreDep, who: Admin, limit: int = Query(500, ge=1, le=10_000)
 ) -> list[dict[str, Any]]:
-    return [asdict(a) for a in store_of(request).audit_log(limit)]
+    return [asdict(a) for a in store.audit_log(limit)]

@@ -51,7 +51,20 @@ BOARD_SIZE_AT = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
 STREET_OF_BOARD_SIZE = {0: Street.PREFLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
 
 
-_SEATED = frozenset({Blind, Ante, Action, Show, Muck, Award, StackCount})
+_IN_A_HAND = (
+    Ante,
+    Blind,
+    Action,
+    ShoeDraw,
+    CardSeen,
+    Show,
+    Muck,
+    Award,
+    Rake,
+    TrayCount,
+    StackCount,
+)
+"""The event types a hand applies (the others open, configure or close hands)."""
 
 
 class RuleHooks(Protocol):
@@ -271,33 +284,44 @@ class Hand:
         self._context: ActionContext | None = None
         self._hole_cards_dealt = False
         """Results the rules share within this hand."""
-        self._handlers: dict[type[Event], Callable[[Event], None]] = {
-            Ante: self._on_ante,  # type: ignore[dict-item]
-            Blind: self._on_blind,  # type: ignore[dict-item]
-            Action: self._on_action,  # type: ignore[dict-item]
-            ShoeDraw: self._on_shoe_draw,  # type: ignore[dict-item]
-            CardSeen: self._on_card,  # type: ignore[dict-item]
-            Show: self._on_show,  # type: ignore[dict-item]
-            Muck: self._on_muck,  # type: ignore[dict-item]
-            Award: self._on_award,  # type: ignore[dict-item]
-            Rake: self._on_rake,  # type: ignore[dict-item]
-            TrayCount: self.record.trays.append,  # type: ignore[dict-item]
-            StackCount: self.record.stacks.append,  # type: ignore[dict-item]
-        }
 
     # --- entry points ----------------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
-        handler = self._handlers.get(type(event))
-        if handler is None:
+        if not isinstance(event, _IN_A_HAND):
             raise EventError("type", f"a {event.TYPE} event cannot appear inside a hand")
-        if type(event) in _SEATED:
-            self._require_seat(event.seat)  # type: ignore[attr-defined]
+        if isinstance(event, Blind | Ante | Action | Show | Muck | Award | StackCount):
+            self._require_seat(event.seat)
         self.last_seq = event.seq
         if self.rules is None:
-            handler(event)
+            self._handle(event)
         else:
-            self.rules.apply(self, event, handler)
+            self.rules.apply(self, event, self._handle)
+
+    def _handle(self, event: Event) -> None:
+        """The hand's state after ``event`` (one of ``_IN_A_HAND``)."""
+        if isinstance(event, CardSeen):
+            self._on_card(event)
+        elif isinstance(event, Action):
+            self._on_action(event)
+        elif isinstance(event, ShoeDraw):
+            self._on_shoe_draw(event)
+        elif isinstance(event, Blind):
+            self._on_blind(event)
+        elif isinstance(event, Ante):
+            self._on_ante(event)
+        elif isinstance(event, Show):
+            self._on_show(event)
+        elif isinstance(event, Muck):
+            self._on_muck(event)
+        elif isinstance(event, Award):
+            self._on_award(event)
+        elif isinstance(event, Rake):
+            self._on_rake(event)
+        elif isinstance(event, TrayCount):
+            self.record.trays.append(event)
+        elif isinstance(event, StackCount):
+            self.record.stacks.append(event)
 
     def cut_here(self, reason: str) -> None:
         """A line of this hand is missing or unreadable: follow the rest, judge none of it (the

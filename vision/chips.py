@@ -43,19 +43,28 @@ def chip_set_from_config(config: Mapping[str, Mapping[str, object]]) -> tuple[Ch
     """``{"red": {"bgr": [40, 40, 190], "denomination": 5}, ...}`` -> the chip set."""
     out = []
     for name, entry in config.items():
-        try:
-            b, g, r = (int(v) for v in entry["bgr"])  # type: ignore[attr-defined]
-            denomination = int(entry["denomination"])  # type: ignore[call-overload]
-        except (KeyError, TypeError, ValueError) as exc:
+        if not isinstance(entry, Mapping):  # a configuration file can hold anything
+            raise ChipSetError(f"chips.{name}: needs bgr: [b, g, r] and denomination")
+        bgr, denomination = entry.get("bgr"), entry.get("denomination")
+        numbers = bgr if isinstance(bgr, list | tuple) else ()
+        if len(numbers) != 3 or not all(_whole(v) for v in (*numbers, denomination)):
             raise ChipSetError(
-                f"chips.{name}: needs bgr: [b, g, r] and denomination ({exc!r})"
-            ) from None
+                f"chips.{name}: needs bgr: [b, g, r] and denomination, whole numbers "
+                f"(got bgr {bgr!r}, denomination {denomination!r})"
+            )
+        b, g, r = (int(v) for v in numbers)
+        assert isinstance(denomination, int | float)
+        denomination = int(denomination)
         if denomination <= 0:
             raise ChipSetError(f"chips.{name}.denomination: must be positive, got {denomination}")
         out.append(ChipColour(str(name), (b, g, r), denomination))
     if not out:
         raise ChipSetError("chips: the chip set is empty")
     return tuple(out)
+
+
+def _whole(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and value == int(value)
 
 
 def calibrated(

@@ -452,26 +452,49 @@ class Observer:
         state.settled, state.reported_card, state.rest = where, card, state.centre
         state.rest_box = sighting.box
         state.disturbed = False
-        common = {
-            "ts_ns": ts_ns,
-            "camera": self.camera,
-            "track": state.card_id,
-            "zone": where[0],
-            "face": where[1],
-            "card": card,
-            "conf": conf,
-        }
+        zone, face, card_id = where[0], where[1], state.card_id
         if before is None:
-            return [CardAppeared(**common)]  # type: ignore[arg-type]
-        if before[0] != where[0]:
-            return [CardMoved(source=before[0], **common)]  # type: ignore[arg-type]
-        if before[1] != where[1]:
-            return [CardTurned(**common)]  # type: ignore[arg-type]
+            return [
+                CardAppeared(
+                    ts_ns=ts_ns,
+                    camera=self.camera,
+                    track=card_id,
+                    zone=zone,
+                    face=face,
+                    card=card,
+                    conf=conf,
+                )
+            ]
+        if before[0] != zone:
+            return [
+                CardMoved(
+                    ts_ns=ts_ns,
+                    camera=self.camera,
+                    track=card_id,
+                    source=before[0],
+                    zone=zone,
+                    face=face,
+                    card=card,
+                    conf=conf,
+                )
+            ]
+        if before[1] != face:
+            return [
+                CardTurned(
+                    ts_ns=ts_ns,
+                    camera=self.camera,
+                    track=card_id,
+                    zone=zone,
+                    face=face,
+                    card=card,
+                    conf=conf,
+                )
+            ]
         return []  # picked up and put back where it was
 
     def _chip_counts(
         self, chips: list[Sighting], covers: list[Box], unread: Sequence[Box], ts_ns: int
-    ) -> list[Observation]:
+    ) -> list[ChipsInZone]:
         """``covers``: the boxes of the hands and the cards in transit: chips one lies over
         are hidden, not gone, so a zone where one covers where chips were seen keeps its count
         until it is uncovered. A zone where something moved that the detector has not read since
@@ -487,7 +510,7 @@ class Observer:
             if chip.denomination is not None and zone != OFF_TABLE:  # off every zone: in transit
                 counts.setdefault(zone, Counter())[chip.denomination] += 1
                 boxes.setdefault(zone, []).append(chip.box)
-        out: list[Observation] = []
+        out: list[ChipsInZone] = []
         for zone in set(counts) | set(self._chips) | set(self._chip_candidate):
             if zone in busy:
                 continue  # chips still moving there: count them once they rest
@@ -510,7 +533,7 @@ class Observer:
                         full=places is not None and now.total() >= places,
                     )
                 )
-        return sorted(out, key=lambda o: o.zone)  # type: ignore[attr-defined]
+        return sorted(out, key=lambda o: o.zone)
 
     def _dealer_hands(self, hands: list[Sighting], ts_ns: int) -> list[Observation]:
         present = {self.zone(h.box) for h in hands}

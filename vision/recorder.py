@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 import av
 import cv2
@@ -90,7 +91,7 @@ class Recorder:
         self.deleted = 0
         """Segments deleted to stay within the budget."""
         self._writer: cv2.VideoWriter | None = None
-        self._index: object = None
+        self._index: TextIO | None = None
         self._segment: Segment | None = None
         self._last_ns: int | None = None
         self._failed_at: int | None = None
@@ -108,11 +109,11 @@ class Recorder:
                 self._failed_at = ts_ns
                 return
             self._failed_at = None
-        assert self._writer is not None
+        assert self._writer is not None and self._index is not None
         try:
             self._writer.write(image)
-            self._index.write(f"{ts_ns}\n")  # type: ignore[attr-defined]
-            self._index.flush()  # type: ignore[attr-defined]
+            self._index.write(f"{ts_ns}\n")
+            self._index.flush()
         except OSError as exc:
             self._stop(f"{self.folder}: cannot write: {exc.strerror or exc}")
             self._failed_at = ts_ns
@@ -154,7 +155,7 @@ class Recorder:
             self._writer = None
         if self._index is not None:
             with contextlib.suppress(OSError):
-                self._index.close()  # type: ignore[attr-defined]
+                self._index.close()
             self._index = None
         if segment is not None:
             with contextlib.suppress(OSError):

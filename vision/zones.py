@@ -82,30 +82,27 @@ class ZoneMap:
     def from_config(cls, config: Mapping[str, object]) -> ZoneMap:
         """``{"corners_px": [[x, y] x4], "width_mm", "height_mm", "zones": {name: [[x, y]...]},
         "chip_mm": 39}`` (``chip_mm``, the chips' diameter, may be left out)."""
-        try:
-            corners = tuple(tuple(map(float, p)) for p in config["corners_px"])  # type: ignore[attr-defined]
-            if len(corners) != 4:
-                raise ZoneError(f"corners_px: expected 4 points, got {len(corners)}")
-            calibration = Calibration(
-                corners,  # type: ignore[arg-type]
-                float(config["width_mm"]),  # type: ignore[arg-type]
-                float(config["height_mm"]),  # type: ignore[arg-type]
+        corners = _points(_field(config, "corners_px"), "corners_px")
+        if len(corners) != 4:
+            raise ZoneError(f"corners_px: expected 4 points, got {len(corners)}")
+        calibration = Calibration(
+            (corners[0], corners[1], corners[2], corners[3]),
+            _number(_field(config, "width_mm"), "width_mm"),
+            _number(_field(config, "height_mm"), "height_mm"),
+        )
+        polygons = _field(config, "zones")
+        if not isinstance(polygons, Mapping):
+            raise ZoneError(
+                f"zone configuration: zones: expected a map of polygons, got {polygons!r}"
             )
-            zones = {
-                str(name): tuple(tuple(map(float, p)) for p in polygon)
-                for name, polygon in config["zones"].items()  # type: ignore[attr-defined]
-            }
-            chip_mm = float(config.get("chip_mm", CHIP_MM))  # type: ignore[arg-type]
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, ZoneError):
-                raise
-            raise ZoneError(f"zone configuration: {exc!r}") from None
+        zones = {str(name): _points(polygon, f"zones.{name}") for name, polygon in polygons.items()}
         for name, polygon in zones.items():
             if len(polygon) < 3:
                 raise ZoneError(f"zones.{name}: a zone needs at least 3 points")
+        chip_mm = _number(config.get("chip_mm", CHIP_MM), "chip_mm")
         if not chip_mm > 0:
             raise ZoneError(f"chip_mm: a chip's diameter must be positive, got {chip_mm}")
-        return cls(calibration, zones, chip_mm)  # type: ignore[arg-type]
+        return cls(calibration, zones, chip_mm)
 
     def chip_places(self, zone: str) -> int | None:
         """How many chips lie side by side in ``zone``, in rows across its narrowest
@@ -135,3 +132,27 @@ class ZoneMap:
         )
         self._memo[point_px] = zone
         return zone
+
+
+def _field(config: Mapping[str, object], name: str) -> object:
+    if name not in config:
+        raise ZoneError(f"zone configuration: {name}: missing")
+    return config[name]
+
+
+def _number(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ZoneError(f"zone configuration: {where}: expected a number, got {value!r}")
+    return float(value)
+
+
+def _points(value: object, where: str) -> tuple[Point, ...]:
+    """``[[x, y], ...]`` -> the points."""
+    if not isinstance(value, list | tuple):
+        raise ZoneError(f"zone configuration: {where}: expected a list of [x, y], got {value!r}")
+    out = []
+    for i, point in enumerate(value):
+        if not isinstance(point, list | tuple) or len(point) != 2:
+            raise ZoneError(f"zone configuration: {where}[{i}]: expected [x, y], got {point!r}")
+        out.append((_number(point[0], f"{where}[{i}]"), _number(point[1], f"{where}[{i}]")))
+    return tuple(out)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from engine.alerts import Alert, Severity
 from engine.events import Action, ActionKind, Award, CardSeen, Event, Face, Muck, Show
@@ -40,13 +40,16 @@ Found = tuple[Finding, ...]
 NONE: Found = ()
 """What a rule returns when it finds nothing (cheaper than an empty generator)."""
 
-HOOKS = ("action", "before", "after", "end")
+Hook = Literal["action", "before", "after", "end"]
+HOOKS: tuple[Hook, ...] = ("action", "before", "after", "end")
+Phase = Literal["deal", "play"]
+"""``deal``: before the hand's first action; ``play``: after it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rule:
     id: str
-    hook: str
+    hook: Hook
     check: Callable[..., Iterable[Finding]]
     severity: Severity
     switches: tuple[str, ...]
@@ -62,8 +65,8 @@ class Rule:
     """For ``action`` rules: only actions that bet or raise."""
     first_action_only: bool
     """For rules on ``action`` events: only the hand's first action (the deal is complete)."""
-    phase: str | None
-    """``deal`` (before the first action) or ``play`` (after it); None: both."""
+    phase: Phase | None
+    """None: both."""
     back_only: bool
     """For ``card`` events: only cards whose back vision saw."""
 
@@ -100,7 +103,7 @@ RULES: dict[str, Rule] = {}
 def rule(
     rule_id: str,
     *,
-    hook: str,
+    hook: Hook,
     severity: Severity = Severity.WARNING,
     switches: tuple[str, ...] = (),
     events: tuple[type[Event], ...] = (),
@@ -108,7 +111,7 @@ def rule(
     face_up_only: bool = False,
     raises_only: bool = False,
     first_action_only: bool = False,
-    phase: str | None = None,
+    phase: Phase | None = None,
     back_only: bool = False,
 ) -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
     """Register the decorated function as the check of catalogue rule ``rule_id``."""
@@ -155,7 +158,7 @@ class RuleSet:
 
     def __init__(self, rules: Iterable[Rule] | None = None) -> None:
         chosen = sorted(rules if rules is not None else all_rules().values(), key=lambda r: r.id)
-        self.by_hook: dict[str, list[Rule]] = {hook: [] for hook in HOOKS}
+        self.by_hook: dict[Hook, list[Rule]] = {hook: [] for hook in HOOKS}
         for item in chosen:
             self.by_hook[item.hook].append(item)
         self._any_action = self.by_hook["action"]
@@ -173,25 +176,19 @@ class RuleSet:
         and for actions whether it is the hand's first)."""
         kind = type(event)
         dealing = not hand.record.actions
-        if kind is CardSeen:
-            key: tuple[object, ...] = (
-                kind,
-                event.to,  # type: ignore[attr-defined]
-                event.face,  # type: ignore[attr-defined]
-                event.back is not None,  # type: ignore[attr-defined]
-                dealing,
-            )
+        card = event if isinstance(event, CardSeen) else None
+        if card is not None:
+            key: tuple[object, ...] = (kind, card.to, card.face, card.back is not None, dealing)
         else:
             key = (kind, dealing)
         plan = self._plans.get(key)
         if plan is None:
             zone: str | None = None
             face_up = back = False
-            if kind is CardSeen:
-                to = event.to  # type: ignore[attr-defined]
-                zone = "seat" if to.startswith("seat:") else to
-                face_up = event.face is Face.UP  # type: ignore[attr-defined]
-                back = event.back is not None  # type: ignore[attr-defined]
+            if card is not None:
+                zone = "seat" if card.to.startswith("seat:") else card.to
+                face_up = card.face is Face.UP
+                back = card.back is not None
             before, after = (
                 [r for r in self.by_hook[hook] if r.wants(kind, zone, face_up, back, dealing)]
                 for hook in ("before", "after")

@@ -51,10 +51,10 @@ def table_stakes(hand: Hand, event: Event) -> Found:
                 amounts={"to": c.to, "available": c.all_in_to},
             ),
         )
-    difference = _difference(hand, event)
-    if difference is None or difference <= 0 or event.seat in hand.all_in:  # type: ignore[attr-defined]
-        return NONE
     assert isinstance(event, StackCount)
+    difference = _difference(hand, event)
+    if difference is None or difference <= 0 or event.seat in hand.all_in:
+        return NONE
     return (
         Finding(
             message=f"seat {event.seat}'s stack grew to {event.amount} during the hand; it should "
