@@ -59,7 +59,8 @@ class Alert:
 def alert_id(table: str, alert: Mapping[str, object]) -> str:
     """A stable id for an alert (``Alert.to_json()`` or a row of the alerts file): the same
     alert raised again after a restart, or delivered twice, has the same id."""
-    cards = alert.get("cards") or ()
+    listed = alert.get("cards") or ()
+    cards = listed if isinstance(listed, list | tuple) else (listed,)
     key = "|".join(
         str(part)
         for part in (
@@ -68,7 +69,7 @@ def alert_id(table: str, alert: Mapping[str, object]) -> str:
             alert["seq"],
             alert["rule"],
             alert.get("seat"),
-            ",".join(str(c) for c in cards),  # type: ignore[attr-defined]
+            ",".join(str(c) for c in cards),
         )
     )
     return hashlib.sha256(key.encode()).hexdigest()[:20]

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 NAME = re.compile(r"^(\d{4})_[a-z0-9_]+(?:\.(sqlite|postgres))?\.sql$")
 
 
+class _Rows(Protocol):
+    def fetchall(self) -> list[Any]: ...
+
+
 class _Connection(Protocol):
-    def execute(self, sql: str, /) -> object: ...
+    def execute(self, sql: str, /) -> _Rows: ...
     def executescript(self, sql: str, /) -> object: ...
 
 
@@ -32,7 +36,7 @@ def pending(dialect: str, applied: set[str]) -> list[Path]:
 def migrate(db: _Connection, dialect: str) -> list[str]:
     """Apply what is pending; returns the names applied now."""
     db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY)")
-    rows = db.execute("SELECT name FROM schema_migrations").fetchall()  # type: ignore[attr-defined]
+    rows = db.execute("SELECT name FROM schema_migrations").fetchall()
     done = []
     for path in pending(dialect, {r[0] for r in rows}):
         sql = path.read_text()

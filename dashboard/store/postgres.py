@@ -30,7 +30,7 @@ def translate(sql: str) -> str:
     return sql
 
 
-class _Row(tuple):  # type: ignore[type-arg]
+class _Row(tuple[Any, ...]):
     names: dict[str, int]
 
     def __getitem__(self, key: Any) -> Any:

@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import TypeVar
 
 from engine.events import Action, Award, CardSeen, Event, HandEnd, Muck, Rake, Show, TableConfig
 from engine.hand import Hand, HandReport, Street
@@ -31,6 +32,21 @@ class Expected:
             "family": self.family,
             "seats": list(self.seats),
         }
+
+
+E = TypeVar("E", bound=Event)
+
+
+def typed(events: Sequence[Event], i: int, kind: type[E]) -> E:
+    """``events[i]``, which the caller found to be a ``kind``."""
+    event = events[i]
+    assert isinstance(event, kind), f"event {i} is a {event.TYPE} event, not {kind.TYPE}"
+    return event
+
+
+def table_of(events: Sequence[Event]) -> TableConfig:
+    """The hand's table (its first event)."""
+    return typed(events, 0, TableConfig)
 
 
 def play(events: Sequence[Event]) -> HandReport:
@@ -60,8 +76,9 @@ def complete(events: Sequence[Event], *, house_rake: bool = True) -> list[Event]
         for seat in [first, *(s for s in hand.clockwise_from(first) if s != first)]:
             cards = hand.hole.get(seat, [])
             shown = hand.shown.get(seat, ())
-            if seat in contenders and len(shown) < needed and None not in cards:
-                extra.append(Show(seq=0, ts_ms=0, seat=seat, cards=tuple(cards)))  # type: ignore[arg-type]
+            known = tuple(card for card in cards if card is not None)
+            if seat in contenders and len(shown) < needed and len(known) == len(cards):
+                extra.append(Show(seq=0, ts_ms=0, seat=seat, cards=known))
     report = play([table, *body, *extra, end])
     s = report.settlement
     winners = {seat for shares in s.shares.values() for seat in shares}

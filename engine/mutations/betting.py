@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from engine.events import Action, ActionKind, CardSeen, Event, StackCount, TrayCount
 from engine.hand import ActionContext, HandReport
-from engine.mutations.base import Expected, expect, repush, states
+from engine.mutations.base import Expected, expect, repush, states, table_of
 
 Resize = Callable[[ActionContext, random.Random], int | None]
 """The wrong total for the street an action meets (None: this action cannot be made wrong)."""
@@ -45,7 +45,7 @@ def _resized(
     if anyone_all_in:
         return None
     last = max(last_raise.values(), default=0)
-    pot_limit = events[0].game.is_pot_limit  # type: ignore[attr-defined]
+    pot_limit = table_of(events).game.is_pot_limit
     choices = [  # pot limit: a smaller pot lowers the limit of every bet after it
         (i, to)
         for i, to, street in candidates

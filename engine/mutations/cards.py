@@ -9,7 +9,15 @@ from itertools import pairwise
 from engine.cards import DECK
 from engine.events import Action, CardSeen, Event, Face, ShoeDraw, Show, TableConfig
 from engine.hand import HandReport
-from engine.mutations.base import Expected, expect, index, recomplete, repush, state_before
+from engine.mutations.base import (
+    Expected,
+    expect,
+    index,
+    recomplete,
+    repush,
+    state_before,
+    typed,
+)
 
 
 def exposed_hole_card(
@@ -72,7 +80,7 @@ def premature_card(
     block_end = burn_at + 1
     while block_end < len(events) and (
         isinstance(events[block_end], ShoeDraw)
-        or (isinstance(events[block_end], CardSeen) and events[block_end].to == "board")  # type: ignore[attr-defined]
+        or (isinstance(card := events[block_end], CardSeen) and card.to == "board")
     ):
         block_end += 1
     # The burn moves with its shoe read, where the shoe read it.
@@ -103,7 +111,7 @@ def duplicate_card(
     if not read:
         return None
     twin = rng.choice(holes)
-    events[read[0]] = replace(events[read[0]], card=twin)  # type: ignore[call-arg]
+    events[read[0]] = replace(typed(events, read[0], ShoeDraw), card=twin)
     events[i] = replace(board, card=twin)
     return recomplete(events), expect(report, "duplicate", "R-DECK-3")
 
@@ -179,7 +187,7 @@ def dealt_out_of_order(
     pairs = [
         (a, b)
         for a, b in pairwise(holes[1:])
-        if b == a + 2 and events[a].to != events[b].to  # type: ignore[attr-defined]
+        if b == a + 2 and typed(events, a, CardSeen).to != typed(events, b, CardSeen).to
     ]
     if not pairs:
         return None
@@ -218,7 +226,7 @@ def dealt_to_an_empty_seat(
 def _renumber_shoe(events: list[Event]) -> None:
     draws = index(events, lambda e: isinstance(e, ShoeDraw))
     for n, i in enumerate(draws, start=1):
-        events[i] = replace(events[i], shoe_seq=n)  # type: ignore[call-arg]
+        events[i] = replace(typed(events, i, ShoeDraw), shoe_seq=n)
 
 
 def rabbit_hunted(
@@ -240,7 +248,7 @@ def rabbit_hunted(
     ]
     draw = events[at]
     assert isinstance(draw, ShoeDraw)
-    events[at + 1] = replace(events[at + 1], card=draw.card)  # type: ignore[call-arg]
+    events[at + 1] = replace(typed(events, at + 1, CardSeen), card=draw.card)
     _renumber_shoe(events)
     return events, expect(report, "rabbit_hunted", "R-EXPOSE-17")
 
@@ -253,10 +261,10 @@ def card_of_another_deck(
     if len(seen) < 2:
         return None
     for i in seen:
-        events[i] = replace(events[i], back="blue")  # type: ignore[call-arg]
+        events[i] = replace(typed(events, i, CardSeen), back="blue")
     odd = rng.choice(seen[1:])
-    events[odd] = replace(events[odd], back="red")  # type: ignore[call-arg]
-    seat = events[odd].to_seat  # type: ignore[attr-defined]
+    events[odd] = card = replace(typed(events, odd, CardSeen), back="red")
+    seat = card.to_seat
     return events, expect(
         report, "card_of_another_deck", "R-DECK-2", (seat,) if seat is not None else ()
     )
@@ -320,5 +328,5 @@ def burn_face_up(
     i, _ = rng.choice(burns)
     read = events[i - 1]
     assert isinstance(read, ShoeDraw)
-    events[i] = replace(events[i], face=Face.UP, card=read.card)  # type: ignore[call-arg]
+    events[i] = replace(typed(events, i, CardSeen), face=Face.UP, card=read.card)
     return events, expect(report, "burn_face_up", "R-BURN-1")

@@ -29,6 +29,7 @@ from engine.mutations.base import (
     repush,
     state_before,
     states,
+    typed,
 )
 from engine.pots import UNCALLED_POT
 
@@ -64,7 +65,10 @@ def short_award(
     pushes = [
         i
         for i, e in enumerate(events)
-        if any(e is push for push in pots) and e.amount > 0 and returned.get(e.seat) != 1  # type: ignore[attr-defined]
+        if isinstance(e, Award)
+        and any(e is push for push in pots)
+        and e.amount > 0
+        and returned.get(e.seat) != 1
     ]
     if not pushes:
         return None
@@ -90,9 +94,8 @@ def rake_over_cap(
     if not rakes or not pushes:
         return None
     extra = max(1, table.bb // 2)
-    biggest = max(pushes, key=lambda i: events[i].amount)  # type: ignore[attr-defined]
-    award = events[biggest]
-    assert isinstance(award, Award)
+    biggest = max(pushes, key=lambda i: typed(events, i, Award).amount)
+    award = typed(events, biggest, Award)
     if award.amount < extra:
         return None
     events[biggest] = replace(award, amount=award.amount - extra)
@@ -161,12 +164,13 @@ def uncalled_to_another_seat(
     ((owner, amount),) = s.returned.items()
     returns = [i for i, e in enumerate(events) if any(e is back for back in hand.record.returns)]
     got = sum(a.amount for a in hand.record.awards if a.seat == owner)
-    if sum(events[i].amount for i in returns) != amount and got != s.awards.get(owner, 0):  # type: ignore[attr-defined]
+    returned = sum(typed(events, i, Award).amount for i in returns)
+    if returned != amount and got != s.awards.get(owner, 0):
         return None  # handed back with the pot: nothing to move on its own
     other = rng.choice(sorted(seat for seat in report.starting_stacks if seat != owner))
     if returns:
         for i in returns:
-            events[i] = replace(events[i], seat=other, pot=UNCALLED_POT)  # type: ignore[call-arg]
+            events[i] = replace(typed(events, i, Award), seat=other, pot=UNCALLED_POT)
     else:
         events.insert(
             rng.choice(_after_betting(events)),
@@ -201,13 +205,14 @@ def odd_chip_to_the_wrong_seat(
             continue
         first = max(shares, key=lambda seat: shares[seat])
         second = rng.choice(sorted(seat for seat in shares if shares[seat] < shares[first]))
-        given = [i for i, e in enumerate(events) if isinstance(e, Award) and e.pot == name]
-        took = [i for i in given if events[i].seat == first]  # type: ignore[attr-defined]
-        got = [i for i in given if events[i].seat == second]  # type: ignore[attr-defined]
+        given = [(i, e) for i, e in enumerate(events) if isinstance(e, Award) and e.pot == name]
+        took = [(i, e) for i, e in given if e.seat == first]
+        got = [(i, e) for i, e in given if e.seat == second]
         if not took or not got:
             continue
-        events[took[-1]] = replace(events[took[-1]], amount=events[took[-1]].amount - 1)  # type: ignore[call-arg, attr-defined]
-        events[got[-1]] = replace(events[got[-1]], amount=events[got[-1]].amount + 1)  # type: ignore[call-arg, attr-defined]
+        (i, less), (j, more) = took[-1], got[-1]
+        events[i] = replace(less, amount=less.amount - 1)
+        events[j] = replace(more, amount=more.amount + 1)
         return events, expect(report, "odd_chip_to_the_wrong_seat", "R-ODD-2", (first, second))
     return None
 

@@ -6,7 +6,7 @@ import random
 
 from engine.events import Action, Ante, Blind, Event, StackCount
 from engine.hand import HandReport
-from engine.mutations.base import Expected, expect, index, repush, states
+from engine.mutations.base import Expected, expect, index, repush, states, table_of, typed
 
 
 def short_forced_bet(
@@ -16,10 +16,10 @@ def short_forced_bet(
     pots pushed as they now stand. The big blind is left alone: it sets the bet the others call.
     Not where a stack is counted, nor at pot limit (a smaller pot lowers the limit of the raises
     after it), nor in a hand with an all-in (its size would change)."""
-    table = events[0]
-    if table.game.is_pot_limit or any(isinstance(e, StackCount) for e in events):  # type: ignore[attr-defined]
+    table = table_of(events)
+    if table.game.is_pot_limit or any(isinstance(e, StackCount) for e in events):
         return None
-    unit = table.house_rules.chip_unit  # type: ignore[attr-defined]
+    unit = table.house_rules.chip_unit
     choices: list[tuple[int, int]] = []
     for i, hand in states(events):
         event = events[i]
@@ -27,7 +27,7 @@ def short_forced_bet(
             return None  # an all-in for the chips the short post left would be another size
         if hand is None or not isinstance(event, Blind | Ante):
             continue
-        level = (table.bb_ante or table.ante) if isinstance(event, Ante) else table.sb  # type: ignore[attr-defined]
+        level = (table.bb_ante or table.ante) if isinstance(event, Ante) else table.sb
         small = isinstance(event, Ante) or event.seat != hand.big_blind_seat()
         if small and event.amount == level and level > unit and hand.stacks[event.seat] > level:
             choices.append((i, unit * rng.randint(1, (level - 1) // unit)))
@@ -47,7 +47,7 @@ def late_blind(
     (a straddle or a post of a big blind would change the bet the others call). Not at pot
     limit: the raises before it would meet a smaller pot."""
     actions = index(events, lambda e: isinstance(e, Action))
-    if not actions or events[0].game.is_pot_limit:  # type: ignore[attr-defined]
+    if not actions or table_of(events).game.is_pot_limit:
         return None
     first = actions[0]
     seen = dict(states(events[: first + 1]))
@@ -56,19 +56,19 @@ def late_blind(
         return None
     big_blind = hand.big_blind_seat()
     blinds = [
-        i
-        for i in index(events[:first], lambda e: isinstance(e, Blind))
-        if events[i].seat != big_blind and events[i].amount < hand.table.bb  # type: ignore[attr-defined]
+        (i, e)
+        for i, e in enumerate(events[:first])
+        if isinstance(e, Blind) and e.seat != big_blind and e.amount < hand.table.bb
     ]
     choices = []
-    for i in blinds:
-        seat = events[i].seat  # type: ignore[attr-defined]
-        own = next((a for a in actions if events[a].seat == seat), None)  # type: ignore[attr-defined]
+    for i, posted in blinds:
+        own = next((a for a in actions if typed(events, a, Action).seat == posted.seat), None)
         if own is not None and own > first:
             choices.append((i, own - 1))  # just before its owner acts
     if not choices:
         return None
     i, at = rng.choice(choices)
-    blind = events.pop(i)
-    events.insert(at, blind)  # after the first action (one fewer before it: popped)
-    return events, expect(report, "late_blind", "R-BLIND-1", (blind.seat,))  # type: ignore[attr-defined]
+    blind = typed(events, i, Blind)
+    del events[i]
+    events.insert(at, blind)  # after the first action (one fewer before it: taken out)
+    return events, expect(report, "late_blind", "R-BLIND-1", (blind.seat,))

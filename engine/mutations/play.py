@@ -6,7 +6,7 @@ import random
 
 from engine.events import Action, ActionKind, Award, Event, Muck, Show
 from engine.hand import HandReport
-from engine.mutations.base import Expected, expect, index, state_before
+from engine.mutations.base import Expected, expect, index, state_before, typed
 
 
 def acts_after_folding(
@@ -14,12 +14,12 @@ def acts_after_folding(
 ) -> tuple[list[Event], Expected] | None:
     """A seat that folded acts again later in the betting."""
     actions = index(events, lambda e: isinstance(e, Action))
-    folds = [i for i in actions if events[i].action is ActionKind.FOLD]  # type: ignore[attr-defined]
+    folds = [i for i in actions if typed(events, i, Action).action is ActionKind.FOLD]
     later = [(f, a) for f in folds for a in actions if a > f]
     if not later:
         return None
     fold, at = rng.choice(later)
-    seat = events[fold].seat  # type: ignore[attr-defined]
+    seat = typed(events, fold, Action).seat
     kind = rng.choice((ActionKind.CHECK, ActionKind.CALL, ActionKind.FOLD))
     events.insert(at, Action(seq=0, ts_ms=0, seat=seat, action=kind))
     return events, expect(report, "acts_after_folding", "R-BET-17", (seat,))
@@ -42,12 +42,12 @@ def loser_left_on_the_table(
     kills = [
         i
         for i in showdown[1:]  # the first to show or muck stays first
-        if isinstance(events[i], Muck) and i < push_at and events[i].seat not in winners  # type: ignore[attr-defined]
+        if isinstance(kill := events[i], Muck) and i < push_at and kill.seat not in winners
     ]
     if not kills:
         return None
     i = rng.choice(kills)
-    seat = events[i].seat  # type: ignore[attr-defined]
+    seat = typed(events, i, Muck).seat
     if any(isinstance(e, Show) and e.seat == seat for e in events[i:]):
         return None
     kill = events.pop(i)
