@@ -36,10 +36,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import cv2
 import numpy as np
 
 from engine.cards import DECK
+from models.image_file import read_image
 from models.real import REAL, real_boxes
 from models.synth.designs import HELD_OUT, TRAINING, CardDesign, design
 from models.synth.room import LIGHT_CHIPS
@@ -47,20 +47,20 @@ from models.synth.scene import BACK, CARD, CHIP, HAND, Label, Scene, render
 from vision.chips import ChipReader, calibrated
 from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
 from vision.recognise import Recogniser, Sighting
-from vision.tiles import iou
+from vision.tiles import Box, iou
 
 if TYPE_CHECKING:
     import supervision as sv
 
 
-def _supervision():  # type: ignore[no-untyped-def]
-    """supervision, imported when figures are computed: the training data steps import this
-    module for its views (``view``) and need not have it."""
+def _detections_type() -> type[sv.Detections]:
+    """supervision's Detections, imported when figures are computed: the training data steps
+    import this module for its views (``view``) and need not have supervision."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
-        import supervision
+        from supervision import Detections
 
-    return supervision
+    return Detections
 
 
 EVAL_SEED = 424242
@@ -86,8 +86,8 @@ class Tally:
 
     def add(
         self,
-        predicted: list[tuple[str, float, tuple[float, ...]]],
-        truth: list[tuple[str, tuple[float, ...]]],
+        predicted: list[tuple[str, float, Box]],
+        truth: list[tuple[str, Box]],
     ) -> None:
         """``predicted``: (name, score, box); ``truth``: (name, box)."""
         names = {name for name, _, _ in predicted}
@@ -105,12 +105,12 @@ class Tally:
         self.predictions.append(self._detections([(n, s, b) for n, s, b in predicted]))
         self.targets.append(self._detections([(n, 1.0, b) for n, b in truth]))
 
-    def _detections(self, rows: list[tuple[str, float, tuple[float, ...]]]) -> sv.Detections:
-        sv = _supervision()
+    def _detections(self, rows: list[tuple[str, float, Box]]) -> sv.Detections:
+        detections = _detections_type()
         rows = [r for r in rows if r[0] in self.classes]
         if not rows:
-            return sv.Detections.empty()
-        return sv.Detections(
+            return detections.empty()
+        return detections(
             xyxy=np.array([b for _, _, b in rows], np.float32).reshape(-1, 4),
             confidence=np.array([s for _, s, _ in rows], np.float32),
             class_id=np.array([self.classes.index(n) for n, _, _ in rows], int),
@@ -138,14 +138,14 @@ class Tally:
         }
 
 
-def _cards(sightings: list[Sighting]) -> list[tuple[str, float, tuple[float, ...]]]:
+def _cards(sightings: list[Sighting]) -> list[tuple[str, float, Box]]:
     return [(s.card, s.conf * s.card_conf, s.box) for s in sightings if s.card]
 
 
 def real_photos(recogniser: Recogniser, split: str = "test") -> dict[str, float]:
     tally = Tally(list(DECK))
     for image_path, boxes in real_boxes(split):
-        image = cv2.imread(str(image_path))
+        image = read_image(image_path)
         tally.add(_cards(recogniser.image(image)), boxes)
     return tally.result()
 
@@ -244,8 +244,8 @@ def synthetic(
 
 
 def _matches(
-    predicted: list[tuple[str, float, tuple[float, ...]]],
-    truth: list[tuple[str, tuple[float, ...]]],
+    predicted: list[tuple[str, float, Box]],
+    truth: list[tuple[str, Box]],
 ) -> int:
     """True boxes found: each matched once, to a prediction of the same name at IoU >= 0.5,
     best score first."""
@@ -259,7 +259,7 @@ def _matches(
     return found
 
 
-def _found(sightings: list[Sighting], box: tuple[float, ...]) -> Sighting | None:
+def _found(sightings: list[Sighting], box: Box) -> Sighting | None:
     """The sighting whose box overlaps the true ``box`` most, if at IoU >= 0.5."""
     best = max(sightings, key=lambda s: iou(s.box, box), default=None)
     return best if best is not None and iou(best.box, box) >= 0.5 else None
@@ -297,7 +297,7 @@ def light_chips(recogniser: Recogniser, scenes: int, seed: int = EVAL_SEED) -> d
 def real_chips() -> dict[str, object]:
     """Colour accuracy on the real chip crops: default chip set, then leave-one-out calibrated."""
     items = [
-        (p.parent.name, cv2.imread(str(p)))
+        (p.parent.name, read_image(p))
         for p in sorted(CHIPS_REAL.glob("crops/*/*.jpg"))
         if p.parent.name != "unknown"
     ]
@@ -339,7 +339,9 @@ def main() -> int:
     parser.add_argument(
         "--valid", action="store_true", help="real photos of valid/ (for selection) not test/"
     )
-    parser.add_argument("--card-conf", type=float, help="identity confidence to name a card")
+    parser.add_argument(
+        "--card-conf", type=float, default=0.3, help="identity confidence to name a card"
+    )
     parser.add_argument("--turns", type=int, default=4, help="quarter turns read (1, 2, 4)")
     parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="a candidate")
     parser.add_argument("--identity", type=Path, default=IDENTITY_MODEL, help="a candidate")
@@ -355,11 +357,14 @@ def main() -> int:
         "--no-upright", action="store_true", help="name every card by the classifier alone"
     )
     args = parser.parse_args()
-    options: dict[str, object] = {"turns": args.turns}
-    if args.card_conf is not None:
-        options["card_conf"] = args.card_conf
-    options["upright"] = None if args.no_upright else tuple(args.upright)
-    recogniser = Recogniser(args.detector, args.identity, **options)  # type: ignore[arg-type]
+    corners, reader = args.upright
+    recogniser = Recogniser(
+        args.detector,
+        args.identity,
+        turns=args.turns,
+        card_conf=args.card_conf,
+        upright=None if args.no_upright else (corners, reader),
+    )
     split = "valid" if args.valid else "test"
     try:
         designs = tuple(design(name) for name in args.designs) if args.designs else TRAINING

@@ -28,7 +28,7 @@ import multiprocessing
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 
 from engine.cards import DECK
+from models.image_file import read_image
 from models.real import REAL, real_boxes
 from models.synth.scene import (
     BACK,
@@ -247,7 +248,7 @@ JPEG_QUALITY = (75, 95)
 def _as_jpeg(image: np.ndarray, quality: int) -> np.ndarray:
     """``image`` as a camera's Motion-JPEG delivers it at ``quality``."""
     _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    return np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR))
 
 
 def _video_crops(seed: int) -> list[tuple[np.ndarray, int]]:
@@ -271,7 +272,9 @@ VIDEO_KINDS = {"card": CARD, "card_back": BACK}
 """A table video's objects as the scenes' labels' classes (the others are not cards: -1)."""
 
 
-def _crops(make, seeds: list[int], jobs: int) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+def _crops(
+    make: Callable[[int], list[tuple[np.ndarray, int]]], seeds: list[int], jobs: int
+) -> tuple[np.ndarray, np.ndarray]:
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
             parts = pool.map(make, seeds, chunksize=max(1, min(16, len(seeds) // (4 * jobs))))
@@ -321,7 +324,7 @@ def real(split: str, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = random.Random(seed)
     crops, labels = [], []
     for image_path, boxes in real_boxes(split):
-        image = cv2.imread(str(image_path))
+        image = read_image(image_path)
         for i, (card, box) in enumerate(boxes):
             others = [b for j, (_, b) in enumerate(boxes) if j != i]
             for _ in range(copies):

@@ -28,9 +28,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-import cv2
 import numpy as np
 
+from models.image_file import read_image
 from models.real import ROOT
 from vision.detector import letterbox
 
@@ -68,7 +68,7 @@ def main() -> int:
         print(f"{args.data}: no rendered training frames to calibrate on", file=sys.stderr)
         return 1
 
-    class Frames(CalibrationDataReader):  # type: ignore[misc]
+    class Frames(CalibrationDataReader):  # type: ignore[misc]  # onnxruntime has no type hints
         def __init__(self) -> None:
             self.paths = iter(frames)
 
@@ -76,7 +76,7 @@ def main() -> int:
             path = next(self.paths, None)
             if path is None:
                 return None
-            boxed, _, _ = letterbox(cv2.imread(str(path)), size)
+            boxed, _, _ = letterbox(read_image(path), size)
             blob = np.ascontiguousarray(boxed[:, :, ::-1].transpose(2, 0, 1), dtype=np.float32)
             return {source.graph.input[0].name: blob[None] / 255.0}
 

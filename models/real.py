@@ -11,6 +11,8 @@ from pathlib import Path
 
 import yaml
 
+from models.image_file import read_image
+
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "data" / "cards-real"
 
@@ -35,13 +37,12 @@ def datasets(root: Path = REAL) -> list[Path]:
 
 def real_boxes(split: str, root: Path = REAL) -> Iterator[tuple[Path, list[tuple[str, Box]]]]:
     """Each image of ``split`` with its cards: (name, box in pixels)."""
-    import cv2
 
     for dataset in datasets(root):
         names = yaml.safe_load((dataset / "data.yaml").read_text())["names"]
         for image in sorted((dataset / split / "images").glob("*.jpg")):
             label = dataset / split / "labels" / (image.stem + ".txt")
-            h, w = cv2.imread(str(image)).shape[:2]
+            h, w = read_image(image).shape[:2]
             boxes = []
             for line in label.read_text().splitlines():
                 if not line.strip():

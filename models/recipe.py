@@ -168,8 +168,9 @@ def main(argv: list[str] | None = None) -> int:
         "jobs": args.jobs,
         "scale": args.scale,
         "skipped": args.skip,
-        "steps": [],
     }
+    ran: list[dict[str, object]] = []
+    record["steps"] = ran
     started = time.monotonic()
     for group in _groups(commands):
         running = []
@@ -186,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
             status = process.wait()
             out.close()
             seconds = round(time.monotonic() - at, 1)
-            record["steps"].append(  # type: ignore[attr-defined]
+            ran.append(
                 {"name": step.name, "command": command[1:], "seconds": seconds, "status": status}
             )
             print(f"{step.name}: exit {status} in {seconds} s", flush=True)

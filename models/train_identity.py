@@ -18,13 +18,18 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from models.identity_data import LABELS
 from models.real import ROOT
 from vision.identity import CROP_PX, to_channels
+
+if TYPE_CHECKING:
+    import torch
 
 CHECKPOINT = "identity.pt"
 """The best epoch's weights, saved in the data folder (``--init`` continues from them)."""
@@ -41,7 +46,7 @@ CELLS = (CROP_PX // 16) ** 2
 """Places of that map (7 x 7): the head reads each apart (``network``)."""
 
 
-def network():  # type: ignore[no-untyped-def]
+def network() -> torch.nn.Module:
     """The CNN with a factorised head: rank (13), suit (4) and ``none`` are learnt apart, so
     every ace teaches the ace whatever its suit; the output is the log-probability of each of
     the 53 labels (``P(card) = (1 - P(none)) P(rank) P(suit)``).
@@ -156,7 +161,8 @@ def background_balance(crops: np.ndarray, labels: np.ndarray) -> np.ndarray:
         mine = groups == group
         within = np.bincount(bins[mine], minlength=BACKGROUND_BINS) / mine.sum()
         weights[mine] = overall[bins[mine]] / within[bins[mine]]
-    return weights / weights.sum()
+    weighted: np.ndarray = weights / weights.sum()
+    return weighted
 
 
 def augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -184,7 +190,7 @@ def augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255)
 
 
-def to_tensor(batch: np.ndarray):  # type: ignore[no-untyped-def]
+def to_tensor(batch: np.ndarray) -> torch.Tensor:
     import torch
 
     if batch.shape[-1] != CHANNELS:
@@ -193,7 +199,9 @@ def to_tensor(batch: np.ndarray):  # type: ignore[no-untyped-def]
     return torch.from_numpy(np.ascontiguousarray(rgb, dtype=np.float32))
 
 
-def accuracy(model, crops: np.ndarray, labels: np.ndarray, device: str = "cpu") -> float:  # type: ignore[no-untyped-def]
+def accuracy(
+    model: torch.nn.Module, crops: np.ndarray, labels: np.ndarray, device: str = "cpu"
+) -> float:
     import torch
 
     model.eval()
@@ -290,8 +298,8 @@ def main() -> int:
     def progress(step: int) -> float:
         """How far training is, 0 to 1: by steps (``--steps``), else by the time budget."""
         if args.steps is not None:
-            return step / max(1, args.steps)
-        return (time.monotonic() - start) / budget_s
+            return float(step / max(1, args.steps))
+        return float((time.monotonic() - start) / budget_s)
 
     device = torch.device(args.device)
     model.to(device)
@@ -338,7 +346,13 @@ def main() -> int:
     return 0
 
 
-def from_onnx(model, path: Path, sample, first=None, head=None) -> None:  # type: ignore[no-untyped-def]
+def from_onnx(
+    model: torch.nn.Module,
+    path: Path,
+    sample: torch.Tensor,
+    first: Callable[[np.ndarray], np.ndarray] | None = None,
+    head: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> None:
     """Load the weights of an exported network (each batch norm of its ``body`` folded into its
     convolution, as the export does; then its ``head``) into ``model`` to train it further.
     Each batch norm gets the statistics of its convolution's output on ``sample`` and passes
@@ -379,12 +393,12 @@ def from_onnx(model, path: Path, sample, first=None, head=None) -> None:  # type
         raise ValueError(f"{path}: {len(convs)} convolutions left over: not this network")
 
 
-def export(model, out: Path) -> None:  # type: ignore[no-untyped-def]
+def export(model: torch.nn.Module, out: Path) -> None:
     export_onnx(model, out, (1, CHANNELS, CROP_PX, CROP_PX), ("crops", "logits"), ("names", LABELS))
 
 
-def export_onnx(  # type: ignore[no-untyped-def]
-    model,
+def export_onnx(
+    model: torch.nn.Module,
     out: Path,
     shape: tuple[int, ...],
     names: tuple[str, str],

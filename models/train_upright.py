@@ -24,6 +24,7 @@ import math
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -34,19 +35,22 @@ from models.train_identity import export_onnx, from_onnx, to_tensor
 from vision.identity import CROP_PX
 from vision.upright import POSE, VIEW_H_PX, VIEW_MARGIN_PX, VIEW_W_PX, quad_of_pose
 
+if TYPE_CHECKING:
+    import torch
+
 BATCH = 128
 POSE_WEIGHTS = (1.0, 1.0, 1.0, 1.0, 0.3, 0.3)
 """The loss's weight of each ``POSE`` output: the angle's cosine and sine count less (the sides
 and the centre place the corners; the angle of a small card is poorly defined)."""
 
 
-def _block(cin: int, cout: int, stride: int) -> list:  # type: ignore[type-arg]
+def _block(cin: int, cout: int, stride: int) -> list[torch.nn.Module]:
     import torch.nn as nn
 
     return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True)]
 
 
-def corners_network():  # type: ignore[no-untyped-def]
+def corners_network() -> torch.nn.Module:
     """[N, 4, 112, 112] crops -> [N, 6] ``POSE``."""
     import torch.nn as nn
 
@@ -70,13 +74,13 @@ def corners_network():  # type: ignore[no-untyped-def]
                 nn.Linear(256, len(POSE)),
             )
 
-        def forward(self, x):  # type: ignore[no-untyped-def]
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
             return self.head(self.body(x))
 
     return Corners()
 
 
-def reader_network():  # type: ignore[no-untyped-def]
+def reader_network() -> torch.nn.Module:
     """[N, 4, 90, 64] upright views -> [N, 52] log-probabilities of the cards in ``DECK`` order
     (rank and suit learnt apart: every ace teaches the ace whatever its suit)."""
     import torch
@@ -98,7 +102,7 @@ def reader_network():  # type: ignore[no-untyped-def]
             self.drop = nn.Dropout(0.2)
             self.head = nn.Linear(192 * 6 * 4, 13 + 4)
 
-        def forward(self, x):  # type: ignore[no-untyped-def]
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
             z = self.head(self.drop(self.body(x).flatten(1)))
             rank = torch.log_softmax(z[:, :13], dim=1)
             suit = torch.log_softmax(z[:, 13:17], dim=1)
@@ -148,8 +152,9 @@ def augment_views(
 ) -> np.ndarray:
     out = np.empty(views.shape, np.float32)
     m = VIEW_MARGIN_PX
-    outline = np.float32(
-        [[m, m], [VIEW_W_PX - m, m], [VIEW_W_PX - m, VIEW_H_PX - m], [m, VIEW_H_PX - m]]
+    outline = np.array(
+        [[m, m], [VIEW_W_PX - m, m], [VIEW_W_PX - m, VIEW_H_PX - m], [m, VIEW_H_PX - m]],
+        np.float32,
     )
     size = (VIEW_W_PX, VIEW_H_PX)
     for i, view in enumerate(views):
@@ -210,7 +215,7 @@ class Batches:
             return augment_crops(self.x[idx], self.y[idx], rng)
         return augment_views(self.x[idx], rng, self.noise), self.y[idx].astype(np.int64)
 
-    def __getitem__(self, i: int):  # type: ignore[no-untyped-def]
+    def __getitem__(self, i: int) -> tuple[torch.Tensor, torch.Tensor]:
         import torch
 
         batch, target = self.arrays(i)
@@ -287,8 +292,8 @@ def main() -> int:
     def progress() -> float:
         """How far training is, 0 to 1: by steps (``--steps``), else by the time budget."""
         if args.steps is not None:
-            return step / max(1, args.steps)
-        return (time.monotonic() - started) / total_s if total_s > 0 else 1.0
+            return float(step / max(1, args.steps))
+        return float((time.monotonic() - started) / total_s) if total_s > 0 else 1.0
 
     while progress() < 1:
         loader = torch.utils.data.DataLoader(
@@ -334,7 +339,7 @@ def main() -> int:
     return 0
 
 
-def export(model, out: Path, corners: bool) -> None:  # type: ignore[no-untyped-def]
+def export(model: torch.nn.Module, out: Path, corners: bool) -> None:
     if corners:
         export_onnx(model, out, (1, 4, CROP_PX, CROP_PX), ("crops", "pose"), ("outputs", POSE))
     else:

@@ -73,7 +73,8 @@ def _moved(quad: Sequence[Sequence[float]], rng: random.Random, amount: float) -
     width = float(np.linalg.norm(q[1] - q[0]))
     shift = [rng.uniform(-amount, amount) * width for _ in range(2)]
     apart = [[rng.uniform(-amount, amount) * width for _ in range(2)] for _ in range(4)]
-    return q + np.float32(shift) + np.float32(apart)
+    moved: np.ndarray = q + np.array(shift, np.float32) + np.array(apart, np.float32)
+    return moved
 
 
 def samples(
