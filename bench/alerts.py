@@ -35,6 +35,7 @@ from pathlib import Path
 
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
 
+from engine.alerts import Alert  # noqa: E402
 from engine.mutate import Expected  # noqa: E402
 
 HELD_OUT = range(9000, 9020)
@@ -61,7 +62,7 @@ class Tally:
         self.examples += other.examples
 
 
-def score(seed: int, hands: int, expected: tuple[Expected, ...], alerts: list) -> Tally:  # type: ignore[type-arg]
+def score(seed: int, hands: int, expected: tuple[Expected, ...], alerts: list[Alert]) -> Tally:
     """Each injected irregularity is caught by an alert of its rule in its hand; every other
     alert is false (counted in its own family)."""
     tally = Tally(hands=hands)

@@ -57,7 +57,9 @@ def camera_health(store: Path) -> list[tuple[str, str, str]]:
     return [(str(s), str(t), str(m)) for s, t, m in rows]
 
 
-def run_demo(args: argparse.Namespace, folder: Path) -> tuple[list[dict], list[str], float]:  # type: ignore[type-arg]
+def run_demo(
+    args: argparse.Namespace, folder: Path
+) -> tuple[list[dict[str, object]], list[str], float]:
     """The demo with ``args.busy`` busy processes beside it: its alerts, the degraded camera
     rows the dashboard showed, and the mean one-minute load average."""
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
