@@ -37,7 +37,7 @@ from simtables import PASSWORD, USER, Browser, cpu_s, listen, percentile, prepar
 
 def run_uplinks(folder: Path, tables: list[str], port: int, stop_file: Path) -> None:
     """All the tables' uplinks, in this process, until ``stop_file`` appears."""
-    from dashboard.feed import TableFiles
+    from engine.table_files import TableFiles
     from feltwatch.appliance import mqtt as wire
     from feltwatch.appliance.uplink import Uplink
 

@@ -54,11 +54,12 @@ def serve(folder: Path, port: int, tables: list[str]) -> None:
     import uvicorn
 
     from dashboard.app import create_app
-    from dashboard.feed import Feed, TableFiles
+    from dashboard.feed import Feed
     from dashboard.security import hash_password
     from dashboard.settings import Settings
     from dashboard.store import Role
     from dashboard.store.sqlite import SqliteStore
+    from engine.table_files import TableFiles
 
     os.nice(5)
     store = SqliteStore(folder / "dashboard.sqlite3")

@@ -16,7 +16,6 @@ import json
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,49 +24,19 @@ from dashboard.apply import Applier
 from dashboard.rows import DATA_ERRORS, RowError
 from dashboard.store import QuarantineRow, Store
 from dashboard.tail import new_lines
-
-FILE_KINDS = ("events", "alerts", "hands", "light", "health")
-"""``<journal dir>/<table>.<kind>.jsonl``."""
+from engine.table_files import TableFiles
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TableFiles:
-    table: str
-    journal_dir: Path
-    """Where ``<table>.events.jsonl``, ``.alerts.jsonl``, ``.hands.jsonl``, ``.light.jsonl``,
-    ``.health.jsonl`` and ``<table>.cameras/`` are."""
-    media_root: Path | None = None
-    """The recording directory: clip paths in ``clips.jsonl`` are relative to it."""
-
-    @property
-    def clips_dir(self) -> Path | None:
-        """``<recording dir>/clips/<table>`` (``clips.jsonl``)."""
-        return None if self.media_root is None else self.media_root / "clips" / self.table
-
-    def file(self, kind: str) -> Path:
-        return self.journal_dir / f"{self.table}.{kind}.jsonl"
-
-    def files(self) -> list[tuple[str, Path]]:
-        """(kind, file) of every JSONL file the table's appliance writes."""
-        out = [(kind, self.file(kind)) for kind in FILE_KINDS]
-        if self.clips_dir is not None:
-            out.append(("clips", self.clips_dir / "clips.jsonl"))
-        return out
-
-    @property
-    def cameras_dir(self) -> Path:
-        return self.journal_dir / f"{self.table}.cameras"
-
-    def camera_rows(self) -> list[dict[str, object]]:
-        """Each camera's latest figures (``<camera>.json``, replaced whole once a second)."""
-        rows = []
-        if self.cameras_dir.is_dir():
-            for path in sorted(self.cameras_dir.glob("*.json")):
-                try:
-                    rows.append({"camera": path.stem, **json.loads(path.read_text())})
-                except (OSError, ValueError):
-                    continue  # being replaced: next time
-        return rows
+def camera_rows(files: TableFiles) -> list[dict[str, object]]:
+    """Each camera's latest figures (``<camera>.json``, replaced whole once a second)."""
+    rows = []
+    if files.cameras_dir.is_dir():
+        for path in sorted(files.cameras_dir.glob("*.json")):
+            try:
+                rows.append({"camera": path.stem, **json.loads(path.read_text())})
+            except (OSError, ValueError):
+                continue  # being replaced: next time
+    return rows
 
 
 class Feed:
@@ -121,10 +90,10 @@ class Feed:
         for files in self.tables.values():
             if each_second:
                 self._disk(files)
-            for kind, path in files.files():
+            for kind, path in files.records():
                 self._follow(files.table, kind, path)
             if each_second:
-                for row in files.camera_rows():
+                for row in camera_rows(files):
                     self.apply.row(files.table, "camera", row)
 
     def _disk(self, files: TableFiles) -> None:

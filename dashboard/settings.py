@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from dashboard.feed import TableFiles
+from engine.table_files import TableFiles
 
 
 def no_light(table: str, alert_id: str, user: str) -> str:

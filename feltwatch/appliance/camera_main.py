@@ -21,7 +21,7 @@ from engine.observations import Observation
 from feltwatch.appliance.config import CameraSection, Config, ConfigError, config_main, load
 from feltwatch.appliance.console import tolerate_full_disks
 from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
-from feltwatch.appliance.files import paths
+from feltwatch.appliance.files import table_files
 from feltwatch.appliance.ipc import ObservationSender
 from feltwatch.appliance.live_view import LiveView
 from feltwatch.appliance.shot import Shot
@@ -143,10 +143,10 @@ def serve(
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     signal.signal(signal.SIGINT, lambda *_: stopped.set())
-    sender = ObservationSender(paths(config)["socket"]).start()
+    sender = ObservationSender(table_files(config).socket).start()
     shots = shots_of(stopped.is_set)
     recorder = recorder_for(config, camera)
-    view = LiveView(config.journal.dir, config.table.name, camera.name, zones)
+    view = LiveView(table_files(config).cameras_dir, camera.name, zones)
     processed = 0
     started = time.monotonic()
     error = ""

@@ -29,6 +29,7 @@ import numpy as np
 
 from engine.alerts import Alert, alert_id
 from engine.core import Proved
+from engine.table_files import TableFiles
 from vision.overlay import draw_caption, draw_zones
 from vision.recorder import copy_between, covered_until, frames_between, playable
 from vision.zones import ZoneMap
@@ -51,8 +52,7 @@ class _Job:
 class ClipMaker:
     def __init__(
         self,
-        root: Path,
-        table: str,
+        files: TableFiles,
         cameras: dict[str, ZoneMap | None],
         *,
         before_s: float,
@@ -60,14 +60,17 @@ class ClipMaker:
         wait_s: float,
         clock: Callable[[], int] = time.monotonic_ns,
     ) -> None:
-        self.root = root
-        self.table = table
+        """``files``: the table's files (its recording folder holds each camera's recording,
+        and the clips go to its clips folder)."""
+        assert files.media_root is not None and files.clips_dir is not None
+        self.root = files.media_root
+        self.table = files.table
         self.cameras = cameras
         self.before_ns = int(before_s * 1e9)
         self.after_ns = int(after_s * 1e9)
         self.wait_ns = int(wait_s * 1e9)
         self.clock = clock
-        self.folder = root / "clips" / table
+        self.folder = files.clips_dir
         self._jobs: list[_Job] = []
         self._lock = threading.Lock()
         self._cutting = threading.Lock()

@@ -21,7 +21,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from dashboard.app import create_app
-from dashboard.feed import Feed, TableFiles
+from dashboard.feed import Feed
 from dashboard.security import hash_password
 from dashboard.settings import Settings
 from dashboard.store import Role
@@ -29,16 +29,11 @@ from dashboard.store.sqlite import SqliteStore
 from engine.inputs import AlertAcknowledged
 from feltwatch.appliance.config import Config, DashboardSection, config_main, load
 from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
-from feltwatch.appliance.files import paths
+from feltwatch.appliance.files import table_files
 from feltwatch.appliance.ipc import ObservationSender
 
 NICE = 5
 """Below the engine and the cameras: a busy page must never delay an alert."""
-
-
-def table_files(config: Config) -> TableFiles:
-    media = config.recording.dir if config.recording.enabled else None
-    return TableFiles(table=config.table.name, journal_dir=config.journal.dir, media_root=media)
 
 
 class LightLink:
@@ -97,7 +92,7 @@ def run(config: Config, config_path: Path) -> int:
         return EXIT_UNUSABLE
     files = table_files(config)
     feed = Feed(store, [files]).start()
-    light = LightLink(paths(config)["socket"])
+    light = LightLink(table_files(config).socket)
     settings = Settings(
         tables={files.table: files},
         acknowledge=light,

@@ -38,12 +38,13 @@ from engine.inputs import (
 )
 from engine.observations import EngineInput
 from engine.report import alert_line
+from engine.table_files import TableFiles
 from feltwatch.appliance.clips import ClipMaker
 from feltwatch.appliance.config import Config, ConfigError, config_main, load
 from feltwatch.appliance.console import tolerate_full_disks
 from feltwatch.appliance.engine_service import EngineService
 from feltwatch.appliance.exits import EXIT_LINES_LOST, EXIT_OK
-from feltwatch.appliance.files import last_event_seq, paths
+from feltwatch.appliance.files import last_event_seq, table_files
 from feltwatch.appliance.ipc import ObservationServer
 from feltwatch.appliance.journal import LineWriter, repair_last_line
 from feltwatch.appliance.open_alerts import (
@@ -64,22 +65,22 @@ KINDS = {"shoe": DeviceKind.SHOE, "tray": DeviceKind.TRAY, "light": DeviceKind.L
 class FanOut:
     """Where the engine's output goes: the console, the light, and the files."""
 
-    def __init__(self, config: Config, files: dict[str, Path]) -> None:
+    def __init__(self, config: Config, files: TableFiles) -> None:
         self.table = config.table.name
         self.light: DeviceLink | None = None
         self.clips: ClipMaker | None = None
         self.service: EngineService | None = None
-        self._events = LineWriter(files["events"], fsync=False)
-        self._alerts = LineWriter(files["alerts"], fsync=False)
-        self._hands = LineWriter(files["hands"], fsync=False)
-        self._light = LineWriter(files["light"], fsync=False)
-        self._health = LineWriter(files["health"], fsync=False)
+        self._events = LineWriter(files.events, fsync=False)
+        self._alerts = LineWriter(files.alerts, fsync=False)
+        self._hands = LineWriter(files.hands, fsync=False)
+        self._light = LineWriter(files.light, fsync=False)
+        self._health = LineWriter(files.health, fsync=False)
         self._files = (self._events, self._alerts, self._hands, self._light, self._health)
         self._lock = threading.Lock()
         self._disk_error = ""
         """Why lines wait in memory (told once, and once more when they are written)."""
         self._started_wall: dict[str, float] = {}
-        self.open_alerts = OpenAlerts.from_file(files["light"])
+        self.open_alerts = OpenAlerts.from_file(files.light)
         """Alerts not yet acknowledged: the light shows the worst of them."""
         self._light_lock = threading.RLock()
         """Held from a change of the open alerts to the light's command that shows it
@@ -272,8 +273,7 @@ def clip_maker(config: Config, config_path: Path) -> ClipMaker:
             cameras[camera.name] = None  # the camera process says why; clips without zones
     section = config.recording
     return ClipMaker(
-        section.dir,
-        config.table.name,
+        table_files(config),
         cameras,
         before_s=section.clip_before_s,
         after_s=section.clip_after_s,
@@ -282,10 +282,10 @@ def clip_maker(config: Config, config_path: Path) -> ClipMaker:
 
 
 def run(config: Config, config_path: Path) -> int:
-    files = paths(config)
+    files = table_files(config)
     config.journal.dir.mkdir(parents=True, exist_ok=True)
-    for name in ("events", "alerts"):  # a line the power cut short
-        repaired = repair_last_line(files[name])
+    for record in (files.events, files.alerts):  # a line the power cut short
+        repaired = repair_last_line(record)
         if repaired:
             print(f"[{config.table.name}] {repaired}", file=sys.stderr, flush=True)
     outputs = FanOut(config, files)
@@ -293,9 +293,9 @@ def run(config: Config, config_path: Path) -> int:
         outputs.clips = clip_maker(config, config_path).start()
     service = EngineService(
         config.table.event(),
-        files["journal"],
+        files.journal,
         outputs,
-        resume_after_seq=last_event_seq(files["events"]),
+        resume_after_seq=last_event_seq(files.events),
         camera=config.cameras[0].name if config.cameras else None,
     )
     outputs.service = service
@@ -332,7 +332,7 @@ def run(config: Config, config_path: Path) -> int:
         if isinstance(item, DeviceInput):
             outputs.device(item)
 
-    server = ObservationServer(files["socket"], from_socket, outputs.error).start()
+    server = ObservationServer(files.socket, from_socket, outputs.error).start()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())

@@ -1,5 +1,5 @@
-"""The files of a table in its journal folder, named in one place: the journal (the engine's
-inputs), the events, alerts, hands, light and health it writes, and the camera link's socket."""
+"""The table's files (``engine.table_files``) as its configuration places them, and the reading
+of the records the engine wrote there."""
 
 from __future__ import annotations
 
@@ -7,22 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engine.table_files import TableFiles
 from feltwatch.appliance.config import Config
 
 
-def paths(config: Config) -> dict[str, Path]:
-    """Each of the table's files by what it holds."""
-    base = config.journal.dir
-    name = config.table.name
-    return {
-        "journal": base / f"{name}.jsonl",
-        "events": base / f"{name}.events.jsonl",
-        "alerts": base / f"{name}.alerts.jsonl",
-        "hands": base / f"{name}.hands.jsonl",
-        "light": base / f"{name}.light.jsonl",
-        "health": base / f"{name}.health.jsonl",
-        "socket": base / "engine.sock",
-    }
+def table_files(config: Config) -> TableFiles:
+    """The table's files (its clips' only where it records video)."""
+    media = config.recording.dir if config.recording.enabled else None
+    return TableFiles(table=config.table.name, journal_dir=config.journal.dir, media_root=media)
 
 
 def last_event_seq(path: Path) -> int:

@@ -1,9 +1,7 @@
 """What a camera process shows the dashboard: about once a second, the latest frame with the
 zones and the detector's boxes drawn over it, and the pipeline's figures (frames read and
-skipped, detector passes a second, observations waiting or lost), each file replaced whole:
-
-    <journal dir>/<table>.cameras/<camera>.jpg
-    <journal dir>/<table>.cameras/<camera>.json
+skipped, detector passes a second, observations waiting or lost), each file replaced whole, in
+the table's cameras folder (``TableFiles.cameras_dir``): ``<camera>.jpg``, ``<camera>.json``.
 """
 
 from __future__ import annotations
@@ -25,10 +23,6 @@ WIDTH_PX = 960
 """The dashboard's view is downscaled: a 1080p JPEG every second is 300 kB for nothing."""
 
 
-def folder(journal_dir: Path, table: str) -> Path:
-    return journal_dir / f"{table}.cameras"
-
-
 def _replace(path: Path, data: bytes) -> None:
     part = path.with_name(path.name + ".part")
     part.write_bytes(data)
@@ -38,14 +32,14 @@ def _replace(path: Path, data: bytes) -> None:
 class LiveView:
     def __init__(
         self,
-        journal_dir: Path,
-        table: str,
+        folder: Path,
         camera: str,
         zones: ZoneMap | None,
         *,
         every_s: float = 1.0,
     ) -> None:
-        self.folder = folder(journal_dir, table)
+        """``folder``: the table's cameras folder."""
+        self.folder = folder
         self.camera = camera
         self.zones = zones
         self.every_s = every_s

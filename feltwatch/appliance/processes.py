@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from feltwatch.appliance.config import Config
+from feltwatch.appliance.files import table_files
 from feltwatch.appliance.supervisor import Child, Supervisor
 
 
@@ -50,7 +51,7 @@ def supervise(
 ) -> Supervisor:
     """Run the appliance's processes until ``until`` says so, SIGTERM or Ctrl-C."""
     table = config.table.name
-    health_log = config.journal.dir / f"{table}.health.jsonl"
+    health_log = table_files(config).health
 
     def health(message: str) -> None:
         """Say it, and keep it for the dashboard (``<table>.health.jsonl``)."""

@@ -24,8 +24,9 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from dashboard.feed import TableFiles
+from dashboard.feed import camera_rows
 from dashboard.tail import new_lines
+from engine.table_files import TableFiles
 from feltwatch.appliance import mqtt as wire
 
 DROP_ORDER = ("events", "health", "light", "hands", "alerts")
@@ -248,7 +249,7 @@ class Uplink:
             "hand": self.last_hand,
             "queue_bytes": self.waiting(),
             "dropped": self.dropped,
-            "cameras": self.files.camera_rows(),  # the pipeline's figures (fps, frames dropped)
+            "cameras": camera_rows(self.files),  # the pipeline's figures (fps, frames dropped)
             "wall": time.time(),
         }
         self.client.publish(wire.topic(self.table, "state"), json.dumps(state), qos=1, retain=True)

@@ -17,9 +17,8 @@ from typing import Any
 from engine.inputs import AlertAcknowledged
 from feltwatch.appliance import mqtt as wire
 from feltwatch.appliance.config import Config, config_main, load
-from feltwatch.appliance.dashboard_main import table_files
 from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
-from feltwatch.appliance.files import paths
+from feltwatch.appliance.files import table_files
 from feltwatch.appliance.ipc import ObservationSender
 from feltwatch.appliance.uplink import Uplink
 
@@ -30,8 +29,8 @@ def run(config: Config, config_path: Path) -> int:
         return EXIT_UNUSABLE
     section = config.central
     table = config.table.name
-    engine = ObservationSender(paths(config)["socket"]).start()
-    health_file = paths(config)["health"]
+    engine = ObservationSender(table_files(config).socket).start()
+    health_file = table_files(config).health
 
     def health(status: str, message: str) -> None:
         print(f"[{table}] uplink: {message}", flush=True)

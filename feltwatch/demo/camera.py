@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from feltwatch.appliance import live_view
 from feltwatch.appliance.config import Config
+from feltwatch.appliance.files import table_files
 from feltwatch.appliance.shot import Shot
 from models.synth.truth import sightings
 
@@ -25,7 +25,7 @@ def demo_t0_ns(config: Config, camera: str, stopping: Callable[[], bool]) -> int
     name = os.environ.get(T0_FILE_ENV)
     if not name:
         return time.monotonic_ns()
-    views = live_view.folder(config.journal.dir, config.table.name)
+    views = table_files(config).cameras_dir
     views.mkdir(parents=True, exist_ok=True)
     (views / f"{camera}.ready").touch()
     path = Path(name)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from feltwatch.appliance.config import load
 from feltwatch.appliance.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNUSABLE
-from feltwatch.appliance.files import paths, read_jsonl
+from feltwatch.appliance.files import read_jsonl, table_files
 from feltwatch.appliance.processes import supervise
 from feltwatch.appliance.supervisor import Supervisor
 from feltwatch.demo.camera import T0_FILE_ENV
@@ -99,9 +99,10 @@ def play(args: argparse.Namespace) -> int:
     engine = supervisor.child("engine")
     if engine.stopped_with:  # its own messages say why
         failed.append(f"the engine stopped with status {engine.stopped_with}")
-    alerts = read_jsonl(paths(config)["alerts"])
-    print(f"[demo] {len(alerts)} alerts in {paths(config)['alerts']}", flush=True)
-    closed = {str(row.get("hand")) for row in read_jsonl(paths(config)["hands"])}
+    files = table_files(config)
+    alerts = read_jsonl(files.alerts)
+    print(f"[demo] {len(alerts)} alerts in {files.alerts}", flush=True)
+    closed = {str(row.get("hand")) for row in read_jsonl(files.hands)}
     if timeline.begun() and not failed and len(closed) < args.hands:
         failed.append(  # a part failed on the way (the engine, a camera, the disk)
             f"{len(closed)} of {args.hands} hands were judged: the session could not finish"

@@ -17,9 +17,8 @@ from devices.messages import Message, SetLight
 from devices.sim.device import DeviceSession
 from devices.sim.devices import Light, Shoe, Tray
 from devices.sim.runner import PtyDevice
-from feltwatch.appliance import live_view
 from feltwatch.appliance.config import Config
-from feltwatch.appliance.files import paths
+from feltwatch.appliance.files import table_files
 from models.synth.video import Layout
 
 if TYPE_CHECKING:
@@ -38,8 +37,8 @@ class Timeline:
 
     def __init__(self, path: Path, config: Config) -> None:
         self.path = path
-        self.socket = paths(config)["socket"]
-        views = live_view.folder(config.journal.dir, config.table.name)
+        self.socket = table_files(config).socket
+        views = table_files(config).cameras_dir
         self.markers = [views / f"{camera.name}.ready" for camera in config.cameras]
         for stale in (path, *self.markers):
             stale.unlink(missing_ok=True)

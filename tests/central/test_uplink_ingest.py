@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from dashboard.feed import TableFiles
 from dashboard.store import HandQuery
 from dashboard.store.postgres import PostgresStore
+from engine.table_files import TableFiles
 from feltwatch.appliance import mqtt as wire
 from feltwatch.appliance.uplink import Uplink
 from feltwatch.central.ingest import Ingest

@@ -18,6 +18,7 @@ from engine.alerts import Alert, alert_id
 from engine.codec import event_to_json
 from engine.events import Event, TableConfig
 from engine.session import TableSession
+from engine.table_files import TableFiles
 from feltwatch.appliance.engine_main import hand_row
 from feltwatch.appliance.live_view import LiveView
 from tests.eventlog import SHARED
@@ -97,7 +98,8 @@ def write_table(
             summary["wall"] = start + 90
             ha.write(json.dumps(summary) + "\n")
     frame = np.full((540, 960, 3), (30, 90, 30), np.uint8)  # the felt, as a camera sends it
-    LiveView(journal, name, "overhead", None).write(frame, [], {"fps": 30.0, "detector_fps": 10.0})
+    views = TableFiles(table=name, journal_dir=journal).cameras_dir
+    LiveView(views, "overhead", None).write(frame, [], {"fps": 30.0, "detector_fps": 10.0})
     return table
 
 

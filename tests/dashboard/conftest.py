@@ -11,11 +11,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dashboard.app import create_app
-from dashboard.feed import Feed, TableFiles
+from dashboard.feed import Feed
 from dashboard.security import hash_password
 from dashboard.settings import Settings
 from dashboard.store import Role
 from dashboard.store.sqlite import SqliteStore
+from engine.table_files import TableFiles
 from tests.dashboard.appliance import Table, add_clip, write_table
 
 PASSWORD = "correct horse battery"

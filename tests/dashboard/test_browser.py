@@ -21,17 +21,18 @@ from playwright.sync_api import Page, sync_playwright
 
 from dashboard.app import create_app
 from dashboard.exports import verify_bundle
-from dashboard.feed import Feed, TableFiles
+from dashboard.feed import Feed
 from dashboard.security import hash_password
 from dashboard.settings import Settings
 from dashboard.store import Role
 from dashboard.store.sqlite import SqliteStore
 from engine.core import Proved
 from engine.inputs import AlertAcknowledged
+from engine.table_files import TableFiles
 from feltwatch.appliance.config import Config
 from feltwatch.appliance.dashboard_main import LightLink
 from feltwatch.appliance.engine_main import FanOut
-from feltwatch.appliance.files import paths
+from feltwatch.appliance.files import table_files
 from feltwatch.appliance.ipc import ObservationServer
 from feltwatch.appliance.live_view import LiveView
 from feltwatch.demo.camera_main import NO_IMAGES_TRUTH
@@ -72,7 +73,7 @@ class Served:
         )
         self.engine_inputs: list[object] = []
         self.engine_socket = ObservationServer(
-            paths(self.config)["socket"], self.engine_inputs.append, print
+            table_files(self.config).socket, self.engine_inputs.append, print
         ).start()
         self.store = SqliteStore(folder / "dashboard.sqlite3")
         self.store.add_user("sup", hash_password(PASSWORD), Role.SUPERVISOR, 0.0)
@@ -82,7 +83,7 @@ class Served:
             media_root=self.table.media_root,
         )
         self.feed = Feed(self.store, [files]).start()
-        self.light = LightLink(paths(self.config)["socket"])
+        self.light = LightLink(table_files(self.config).socket)
         settings = Settings(tables={files.table: files}, acknowledge=self.light, timezone=ZONE)
         app = create_app(self.store, settings)
         self.port = free_port()
@@ -140,7 +141,7 @@ def test_log_in_see_a_new_alert_acknowledge_review_and_download(
     # from the real hands, at a later event).
     hand, made = served.table.alerts[-1]
     alert = replace(made, seq=10_000, evidence=(10_000,), message="seen again: " + made.message)
-    engine = FanOut(served.config, paths(served.config))
+    engine = FanOut(served.config, table_files(served.config))
     emitted = time.monotonic()
     engine.alert(Proved(alert=alert, table=served.table.name, input_ts_ns=0), replayed=False)
     row = page.locator("tr[data-alert]", has_text=alert.message)
@@ -271,7 +272,7 @@ def test_a_camera_without_a_picture_says_why(served: Served, page: Page) -> None
     where the picture would be, not an empty panel."""
     cameras = TableFiles(table=served.table.name, journal_dir=served.table.journal_dir).cameras_dir
     (cameras / "overhead.jpg").unlink()
-    LiveView(served.table.journal_dir, served.table.name, "overhead", None).write(
+    LiveView(cameras, "overhead", None).write(
         np.zeros((0, 0, 3), np.uint8), [], {"fps": 30.0, "no_images": NO_IMAGES_TRUTH}
     )
     page.goto(served.url + f"/tables/{served.table.name}")

@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 
 from dashboard.apply import Applier
-from dashboard.feed import Feed, TableFiles
+from dashboard.feed import Feed
 from dashboard.store import HandQuery
 from dashboard.store.sqlite import SqliteStore
+from engine.table_files import TableFiles
 from tests.dashboard.appliance import write_table
 
 
@@ -146,7 +147,7 @@ def test_bad_rows_are_quarantined_with_why_and_every_good_row_after_them_is_stor
     assert {h.source: h.message for h in store.health(table.name)}["probe"] == "after the bad rows"
     assert store.hand(table.name, "after") is not None
     assert len(store.events(table.name, table.hands[-1])) == events_before
-    for kind, path in files.files():
+    for kind, path in files.records():
         assert store.feed_offset(str(path)) == path.stat().st_size, kind  # nothing left behind
     feed.poll()  # nothing is tried again
     assert len(store.quarantined(table.name, limit=1000)) == len(kept)

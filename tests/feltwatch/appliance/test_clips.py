@@ -11,6 +11,7 @@ import numpy as np
 
 from engine.alerts import Alert, Severity
 from engine.core import Proved
+from engine.table_files import TableFiles
 from feltwatch.appliance.clips import ClipMaker
 from models.synth.video import Layout
 from vision.recorder import Recorder
@@ -29,8 +30,7 @@ def test_an_alert_gets_a_clip_and_a_key_frame_from_each_camera_that_recorded(
     recorder.close()
     now = [112 * S]
     clips = ClipMaker(
-        tmp_path,
-        "t7",
+        TableFiles(table="t7", journal_dir=tmp_path, media_root=tmp_path),
         {"overhead": ZoneMap.from_config(LAYOUT.zone_config()), "dealer": None},
         before_s=2,
         after_s=3,

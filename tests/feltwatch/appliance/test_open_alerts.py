@@ -10,8 +10,8 @@ from types import SimpleNamespace
 from engine.alerts import Alert, Severity, alert_id
 from engine.core import Proved
 from engine.inputs import AlertAcknowledged, LightAcknowledged
+from engine.table_files import TableFiles
 from feltwatch.appliance.engine_main import FanOut
-from feltwatch.appliance.files import paths
 
 
 class Light:
@@ -22,9 +22,9 @@ class Light:
         self.shown.append(f"{colour} {pattern}")
 
 
-def table_files(folder: Path) -> dict[str, Path]:
+def table_files(folder: Path) -> TableFiles:
     """The files of table ``T1`` whose journal directory is ``folder``."""
-    return paths(_config(folder))  # type: ignore[arg-type]
+    return TableFiles(table="T1", journal_dir=folder)
 
 
 def fanout(folder: Path, light: Light) -> FanOut:

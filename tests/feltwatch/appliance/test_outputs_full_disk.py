@@ -35,13 +35,13 @@ def test_a_full_disk_holds_the_output_lines_and_writes_them_in_order_once_there_
     files = table_files(tmp_path)
     actions = [Action(seq=n, ts_ms=n, seat=1, action=ActionKind.CHECK) for n in range(1, 7)]
     out.event(actions[0])
-    size = files["events"].stat().st_size
+    size = files.events.stat().st_size
     _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
     resource.setrlimit(resource.RLIMIT_FSIZE, (size + 20, hard))  # room for part of a line
     for action in actions[1:4]:
         out.event(action)  # the engine goes on
     out.alert(_alert(3), replayed=False)
-    assert files["events"].stat().st_size == size  # no half line left behind
+    assert files.events.stat().st_size == size  # no half line left behind
     said = capsys.readouterr().err
     assert said.count("engine output:") == 1 and "File too large" in said  # the limit: EFBIG
     # the fault shows on the light at once; the warning raised meanwhile does not hide it
@@ -52,10 +52,10 @@ def test_a_full_disk_holds_the_output_lines_and_writes_them_in_order_once_there_
     assert light.shown[-1] == "amber slow"  # the fault over: the open warning
     out.close()
     assert "every waiting line written" in capsys.readouterr().err
-    seqs = [json.loads(line)["seq"] for line in files["events"].read_text().splitlines()]
+    seqs = [json.loads(line)["seq"] for line in files.events.read_text().splitlines()]
     assert seqs == [1, 2, 3, 4, 5, 6]
-    assert [json.loads(line)["seq"] for line in files["alerts"].read_text().splitlines()] == [3]
-    health = [json.loads(line) for line in files["health"].read_text().splitlines()]
+    assert [json.loads(line)["seq"] for line in files.alerts.read_text().splitlines()] == [3]
+    health = [json.loads(line) for line in files.health.read_text().splitlines()]
     assert [(h["source"], h["status"]) for h in health] == [
         ("engine output", "error"),
         ("engine output", "ok"),
@@ -73,7 +73,7 @@ def test_an_alert_that_meets_the_full_disk_first_shows_it_on_the_light(
     files = table_files(tmp_path)
     out.event(Action(seq=1, ts_ms=1, seat=1, action=ActionKind.CHECK))
     _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (files["events"].stat().st_size, hard))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (files.events.stat().st_size, hard))
     raising = threading.Thread(target=out.alert, args=(_alert(2),), kwargs={"replayed": False})
     raising.start()
     raising.join(10)

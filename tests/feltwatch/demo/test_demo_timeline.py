@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from feltwatch.appliance import live_view
+from engine.table_files import TableFiles
 from feltwatch.appliance.config import load
-from feltwatch.appliance.files import paths
+from feltwatch.appliance.files import table_files
 from feltwatch.demo.timeline import WAITING_NOTICE_S, Timeline
 
 DEPLOY = Path(__file__).resolve().parents[3] / "deploy"
@@ -28,11 +28,11 @@ def test_the_table_waits_for_the_engine_and_every_camera(
     clock[0] += 10 * WAITING_NOTICE_S  # long past any fixed start
     assert not timeline.ready()
     assert "the table waits for the engine, overhead to be ready" in capsys.readouterr().out
-    socket = paths(config)["socket"]
+    socket = table_files(config).socket
     socket.parent.mkdir(parents=True, exist_ok=True)
     socket.touch()
     assert not timeline.ready()  # the camera still loads
-    views = live_view.folder(tmp_path, config.table.name)
+    views = TableFiles(table=config.table.name, journal_dir=tmp_path).cameras_dir
     views.mkdir(parents=True, exist_ok=True)
     for camera in config.cameras:
         (views / f"{camera.name}.ready").touch()
