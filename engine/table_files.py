@@ -6,6 +6,7 @@ and each camera's live view; in its recording folder the clips cut for its alert
     <journal dir>/<table>.<kind>.jsonl           kind: events, alerts, hands, light, health
     <journal dir>/engine.sock                    the camera link (observations, acknowledgements)
     <journal dir>/<table>.cameras/<camera>.*     each camera's live view (.jpg, .json, .ready)
+    <journal dir>/logs/<table>.<process>.log      each process's log
     <recording dir>/clips/<table>/clips.jsonl    the clips cut around alerts
 """
 
@@ -56,6 +57,10 @@ class TableFiles:
     @property
     def socket(self) -> Path:
         return self.journal_dir / "engine.sock"
+
+    def log(self, process: str) -> Path:
+        """The log file of one of the table's processes (``engine``, ``camera-overhead``)."""
+        return self.journal_dir / "logs" / f"{self.table}.{process}.log"
 
     @property
     def cameras_dir(self) -> Path:

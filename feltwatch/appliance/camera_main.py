@@ -10,9 +10,8 @@ queued); a video file is read whole. A ``demo`` camera is the demo's own process
 from __future__ import annotations
 
 import argparse
-import signal
+import logging
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,10 +23,13 @@ from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
 from feltwatch.appliance.files import table_files
 from feltwatch.appliance.ipc import ObservationSender
 from feltwatch.appliance.live_view import LiveView
+from feltwatch.appliance.service import process_log, stop_on_signals
 from feltwatch.appliance.shot import Shot
 from feltwatch.appliance.zones import zone_config
 from vision.recorder import Recorder, RecordingThread
 from vision.zones import ZoneMap
+
+LOG = logging.getLogger("feltwatch.camera")
 
 
 def live_frames(camera: CameraSection, stopping: Callable[[], bool]) -> Iterator[Shot | None]:
@@ -51,7 +53,7 @@ def live_frames(camera: CameraSection, stopping: Callable[[], bool]) -> Iterator
                 yield None
                 if source.state != state:
                     state = source.state
-                    print(f"camera {camera.name}: {state}: {source.error}", file=sys.stderr)
+                    LOG.warning(f"camera {camera.name}: {state}: {source.error}")
                 continue
             yield Shot(frame.ts_ns, frame.image)
     finally:
@@ -84,7 +86,7 @@ def zones_of(config: Config, camera: CameraSection, config_path: Path) -> ZoneMa
     try:
         return ZoneMap.from_config(zone_config(config, camera, config_path))
     except (OSError, ZoneError, ConfigError) as exc:
-        print(f"camera {camera.name}: zones: {exc}", file=sys.stderr)
+        LOG.error(f"camera {camera.name}: zones: {exc}")
         return None
 
 
@@ -138,13 +140,21 @@ def serve(
 ) -> int:
     """Read the frames ``shots_of`` gives (until told to stop) with ``process``, send the
     observations to the engine, record the frames and keep the live view."""
+    with stop_on_signals() as stopped:
+        return _serve(config, camera, zones, shots_of(stopped.is_set), process, figures)
+
+
+def _serve(
+    config: Config,
+    camera: CameraSection,
+    zones: ZoneMap,
+    shots: Iterator[Shot | None],
+    process: Process,
+    figures: Figures,
+) -> int:
     from vision.quality import ViewQuality
 
-    stopped = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
-    signal.signal(signal.SIGINT, lambda *_: stopped.set())
     sender = ObservationSender(table_files(config).socket).start()
-    shots = shots_of(stopped.is_set)
     recorder = recorder_for(config, camera)
     view = LiveView(table_files(config).cameras_dir, camera.name, zones)
     processed = 0
@@ -194,29 +204,20 @@ def serve(
             recorder.add(shot.image, shot.ts_ns)
             if recorder.error != error:
                 error = recorder.error
-                print(
-                    f"camera {camera.name}: recording: {error or 'recording again'}",
-                    file=sys.stderr,
-                    flush=True,
-                )
+                level = logging.WARNING if error else logging.INFO
+                LOG.log(level, f"camera {camera.name}: recording: {error or 'recording again'}")
     if recorder is not None:
         recorder.close()
     unsent = sender.stop(drain_s=30.0)
     if unsent:
-        print(
-            f"camera {camera.name}: {unsent} observations never reached the engine",
-            file=sys.stderr,
-            flush=True,
-        )
+        LOG.error(f"camera {camera.name}: {unsent} observations never reached the engine")
     elapsed_s = time.monotonic() - started
-    print(
+    LOG.info(
         f"camera {camera.name}: {processed} frames read in {elapsed_s:.0f} s "
-        f"({processed / max(elapsed_s, 1e-9):.1f} frames/s)",
-        file=sys.stderr,
-        flush=True,
+        f"({processed / max(elapsed_s, 1e-9):.1f} frames/s)"
     )
     if sender.dropped:
-        print(f"camera {camera.name}: {sender.dropped} observations lost", file=sys.stderr)
+        LOG.error(f"camera {camera.name}: {sender.dropped} observations lost")
     return EXIT_OK
 
 
@@ -246,6 +247,7 @@ def camera_process(
             )
             print(f"{path}: camera {camera.name} runs as {runs_as}", file=sys.stderr)
             return EXIT_UNUSABLE
+        process_log("camera", table_files(config).log(f"camera-{camera.name}"))
         return run(config, camera, path)
 
     return config_main(prog, rest, with_camera, load)

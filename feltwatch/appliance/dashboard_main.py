@@ -11,6 +11,7 @@ down it waits in the sender's outbox and goes when the engine is back.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
 import sys
@@ -31,7 +32,9 @@ from feltwatch.appliance.config import Config, DashboardSection, config_main, lo
 from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
 from feltwatch.appliance.files import table_files
 from feltwatch.appliance.ipc import ObservationSender
+from feltwatch.appliance.service import process_log
 
+LOG = logging.getLogger("feltwatch.dashboard")
 NICE = 5
 """Below the engine and the cameras: a busy page must never delay an alert."""
 
@@ -65,10 +68,12 @@ def resolve(config_path: Path, file: Path | None) -> str | None:
     return str(file if file.is_absolute() else config_path.parent / file)
 
 
-def serve(app: FastAPI, section: DashboardSection, config_path: Path, who: str) -> None:
+def serve(
+    app: FastAPI, section: DashboardSection, config_path: Path, who: str, log: logging.Logger
+) -> None:
     """Serve ``app`` as ``section`` says (HTTPS with its certificate) until SIGTERM/SIGINT."""
     scheme = "https" if section.tls_cert else "http"
-    print(f"{who} dashboard: {scheme}://{section.host}:{section.port}", flush=True)
+    log.info(f"{who} dashboard: {scheme}://{section.host}:{section.port}")
     uvicorn.run(
         app,
         host=section.host,
@@ -84,15 +89,16 @@ def serve(app: FastAPI, section: DashboardSection, config_path: Path, who: str) 
 def run(config: Config, config_path: Path) -> int:
     with contextlib.suppress(OSError):
         os.nice(NICE)
+    files = table_files(config)
+    process_log("dashboard", files.log("dashboard"))
     try:
         store = open_store(config)
     except (OSError, sqlite3.Error) as exc:  # a folder it may not write, a broken file...
         where = config.dashboard.store
-        print(f"[{config.table.name}] dashboard: cannot open its store {where}: {exc}", flush=True)
+        LOG.error(f"[{config.table.name}] dashboard: cannot open its store {where}: {exc}")
         return EXIT_UNUSABLE
-    files = table_files(config)
     feed = Feed(store, [files]).start()
-    light = LightLink(table_files(config).socket)
+    light = LightLink(files.socket)
     settings = Settings(
         tables={files.table: files},
         acknowledge=light,
@@ -102,7 +108,13 @@ def run(config: Config, config_path: Path) -> int:
         timezone=config.dashboard.timezone,
     )
     try:
-        serve(create_app(store, settings), config.dashboard, config_path, f"[{config.table.name}]")
+        serve(
+            create_app(store, settings),
+            config.dashboard,
+            config_path,
+            f"[{config.table.name}]",
+            LOG,
+        )
     finally:
         feed.stop()
         feed.poll()  # what the engine wrote as it stopped (the dashboard stops last)

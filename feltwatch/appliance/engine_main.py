@@ -15,7 +15,7 @@ Wall-clock times (``wall``) are for people; the engine itself reads no clock.
 from __future__ import annotations
 
 import json
-import signal
+import logging
 import sys
 import threading
 import time
@@ -55,6 +55,9 @@ from feltwatch.appliance.open_alerts import (
     Look,
     OpenAlerts,
 )
+from feltwatch.appliance.service import process_log, stop_on_signals
+
+LOG = logging.getLogger("feltwatch.engine")
 
 SOURCE_OUTPUT = "engine output"
 """The health source of the engine's writing: the journal and its output files."""
@@ -127,7 +130,7 @@ class FanOut:
             message = f"cannot write: {error}; the engine goes on, its lines wait in memory"
         else:
             message = "every waiting line written"
-        print(f"[{self.table}] {SOURCE_OUTPUT}: {message}", file=sys.stderr, flush=True)
+        LOG.warning(f"[{self.table}] {SOURCE_OUTPUT}: {message}")
         with self._light_lock:  # (its own line, and the health row's, tell nothing new)
             self.set_light(self.look, CAUSE_FAULT, message=message)
         row = {"table": self.table, "wall": time.time(), "source": SOURCE_OUTPUT}
@@ -178,46 +181,47 @@ class FanOut:
         }
         self._row(self._alerts, row)
         again = " (again, after a restart)" if replayed else ""
-        print(f"[{proved.table}] {alert_line(proved.alert)}{again}", flush=True)
+        LOG.info(f"[{proved.table}] {alert_line(proved.alert)}{again}")
 
     def hand(self, report: HandReport) -> None:
         count = len(report.alerts)
         self._row(self._hands, hand_row(report, self._started_wall.pop(report.hand, None)))
-        print(f"[{self.table}] hand {report.hand} closed: {count} alert(s)", flush=True)
+        LOG.info(f"[{self.table}] hand {report.hand} closed: {count} alert(s)")
 
     def health(self, source: str, status: str, message: str) -> None:
         """A condition of the inputs (a camera's view degraded, clear again) for the console
         and the dashboard's health view."""
-        print(f"[{self.table}] {source}: {message}", flush=True)
+        level = logging.INFO if status == "ok" else logging.WARNING
+        LOG.log(level, f"[{self.table}] {source}: {message}")
         row = {"table": self.table, "wall": time.time(), "source": source}
         self._row(self._health, {**row, "status": status, "message": message})
 
     def error(self, message: str) -> None:
-        print(f"[{self.table}] error: {message}", file=sys.stderr, flush=True)
+        LOG.error(f"[{self.table}] error: {message}")
 
     def device(self, item: DeviceInput) -> None:
         """Device conditions for the console (they are journalled like every input)."""
         if isinstance(item, DeviceHealth):
-            print(f"[{self.table}] {item.device}: {item.status}: {item.message}", flush=True)
+            level = logging.INFO if item.status == "ok" else logging.WARNING
+            LOG.log(level, f"[{self.table}] {item.device}: {item.status}: {item.message}")
             row = {"table": self.table, "wall": time.time(), "source": item.device}
             self._row(self._health, {**row, "status": str(item.status), "message": item.message})
         elif isinstance(item, LightAcknowledged):
             with self._light_lock:
                 self.open_alerts.button()
                 self.set_light(self.look, CAUSE_BUTTON)
-            print(f"[{self.table}] light: every alert acknowledged by the dealer", flush=True)
+            LOG.info(f"[{self.table}] light: every alert acknowledged by the dealer")
         elif isinstance(item, AlertAcknowledged):
             with self._light_lock:
                 self.open_alerts.acknowledged(item.alert)
                 look, still = self.look, len(self.open_alerts)
                 self.set_light(look, CAUSE_DASHBOARD, user=item.user, alert=item.alert)
-            print(
+            LOG.info(
                 f"[{self.table}] light: alert {item.alert} acknowledged by {item.user}; "
-                f"{still} still open, light {' '.join(look)}",
-                flush=True,
+                f"{still} still open, light {' '.join(look)}"
             )
         elif isinstance(item, LightState) and item.offline:
-            print(f"[{self.table}] light: shows monitor offline", flush=True)
+            LOG.warning(f"[{self.table}] light: shows monitor offline")
 
     def close(self) -> int:
         """Close the files; the lines that could not be written (lost)."""
@@ -284,10 +288,11 @@ def clip_maker(config: Config, config_path: Path) -> ClipMaker:
 def run(config: Config, config_path: Path) -> int:
     files = table_files(config)
     config.journal.dir.mkdir(parents=True, exist_ok=True)
+    process_log("engine", files.log("engine"))
     for record in (files.events, files.alerts):  # a line the power cut short
         repaired = repair_last_line(record)
         if repaired:
-            print(f"[{config.table.name}] {repaired}", file=sys.stderr, flush=True)
+            LOG.warning(f"[{config.table.name}] {repaired}")
     outputs = FanOut(config, files)
     if config.recording.enabled and config.cameras:
         outputs.clips = clip_maker(config, config_path).start()
@@ -321,10 +326,7 @@ def run(config: Config, config_path: Path) -> int:
     for link in links:
         link.start()
     if service.restored_lines:
-        print(
-            f"[{config.table.name}] engine: replayed {service.restored_lines} journal lines",
-            flush=True,
-        )
+        LOG.info(f"[{config.table.name}] engine: replayed {service.restored_lines} journal lines")
 
     def from_socket(item: EngineInput) -> None:  # cameras' observations, the dashboard's inputs
         service.submit(item)
@@ -333,11 +335,9 @@ def run(config: Config, config_path: Path) -> int:
             outputs.device(item)
 
     server = ObservationServer(files.socket, from_socket, outputs.error).start()
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    print(f"[{config.table.name}] engine: ready", flush=True)
-    stop.wait()
+    with stop_on_signals() as stop:
+        LOG.info(f"[{config.table.name}] engine: ready")
+        stop.wait()
     server.stop()
     for link in links:  # before the journal closes: they journal their last inputs
         link.stop()
@@ -347,11 +347,9 @@ def run(config: Config, config_path: Path) -> int:
         outputs.clips.cut_due()  # what is recorded by now (after the thread: one at a time)
     lost_lines = outputs.close()
     if lost_inputs or lost_lines:
-        print(
+        LOG.error(
             f"[{config.table.name}] {SOURCE_OUTPUT}: stopped with {lost_inputs} journal lines "
-            f"and {lost_lines} output lines never written: {outputs.disk_error}",
-            file=sys.stderr,
-            flush=True,
+            f"and {lost_lines} output lines never written: {outputs.disk_error}"
         )
         return EXIT_LINES_LOST
     return EXIT_OK

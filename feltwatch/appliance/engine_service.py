@@ -9,12 +9,11 @@ dealer light is set from there, a direct call), finished hands and errors.
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
-import sys
 import threading
 import time
-import traceback
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
@@ -25,6 +24,8 @@ from engine.hand import HandReport
 from engine.observations import EngineInput
 from feltwatch.appliance.exits import EXIT_ENGINE_FAILED
 from feltwatch.appliance.journal import BadLine, JournalWriter, Mark, TableLine, read
+
+LOG = logging.getLogger("feltwatch.engine")
 
 
 class Outputs(Protocol):
@@ -164,9 +165,9 @@ class EngineService:
         try:
             self._loop()
         except Exception:
-            traceback.print_exc()
-            print("engine: the engine thread failed: exiting for a restart", file=sys.stderr)
-            sys.stderr.flush()
+            LOG.exception("engine: the engine thread failed: exiting for a restart")
+            for handler in LOG.handlers:
+                handler.flush()
             os._exit(EXIT_ENGINE_FAILED)
 
     def _loop(self) -> None:

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import errno
 import json
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from feltwatch.appliance.config import Config
 from feltwatch.appliance.files import table_files
+from feltwatch.appliance.service import process_log, stop_on_signals
 from feltwatch.appliance.supervisor import Child, Supervisor
 
 
@@ -51,11 +50,13 @@ def supervise(
 ) -> Supervisor:
     """Run the appliance's processes until ``until`` says so, SIGTERM or Ctrl-C."""
     table = config.table.name
-    health_log = table_files(config).health
+    files = table_files(config)
+    health_log = files.health
+    log = process_log("processes", files.log("processes"))
 
     def health(message: str) -> None:
         """Say it, and keep it for the dashboard (``<table>.health.jsonl``)."""
-        print(f"[{table}] health: {message}", flush=True)
+        log.info(f"[{table}] health: {message}")
         row = {"table": table, "ts_ns": time.monotonic_ns(), "wall": time.time()}
         row.update(source="processes", status="notice", message=message)
         try:
@@ -70,18 +71,15 @@ def supervise(
                     file.truncate(start)  # a whole line or none: the engine appends here too
                     raise
         except OSError as exc:
-            print(f"[{table}] health: cannot write {health_log}: {exc.strerror}", flush=True)
+            log.warning(f"[{table}] health: cannot write {health_log}: {exc.strerror}")
 
     supervisor = Supervisor(children(config_path, config, env), health=health)
-    stop = threading.Event()
-    previous = [signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGTERM, signal.SIGINT)]
-    supervisor.start()
-    try:
-        while not stop.is_set() and not until(supervisor):
-            supervisor.poll()
-            stop.wait(0.1)
-    finally:
-        supervisor.stop()
-        signal.signal(signal.SIGTERM, previous[0])
-        signal.signal(signal.SIGINT, previous[1])
+    with stop_on_signals() as stop:
+        supervisor.start()
+        try:
+            while not stop.is_set() and not until(supervisor):
+                supervisor.poll()
+                stop.wait(0.1)
+        finally:
+            supervisor.stop()
     return supervisor

@@ -7,9 +7,8 @@ rows to the broker, the central service's acknowledgements to the engine (the li
 from __future__ import annotations
 
 import json
-import signal
+import logging
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,10 @@ from feltwatch.appliance.config import Config, config_main, load
 from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
 from feltwatch.appliance.files import table_files
 from feltwatch.appliance.ipc import ObservationSender
+from feltwatch.appliance.service import process_log, stop_on_signals
 from feltwatch.appliance.uplink import Uplink
+
+LOG = logging.getLogger("feltwatch.uplink")
 
 
 def run(config: Config, config_path: Path) -> int:
@@ -29,11 +31,16 @@ def run(config: Config, config_path: Path) -> int:
         return EXIT_UNUSABLE
     section = config.central
     table = config.table.name
-    engine = ObservationSender(table_files(config).socket).start()
-    health_file = table_files(config).health
+    files = table_files(config)
+    process_log("uplink", files.log("uplink"))
+    engine = ObservationSender(files.socket).start()
+    health_file = files.health
 
     def health(status: str, message: str) -> None:
-        print(f"[{table}] uplink: {message}", flush=True)
+        LOG.log(
+            logging.INFO if status == "connected" else logging.WARNING,
+            f"[{table}] uplink: {message}",
+        )
         row = {"table": table, "wall": time.time(), "source": "uplink", "status": status}
         with health_file.open("a", encoding="utf-8") as file:
             file.write(json.dumps({**row, "message": message}) + "\n")
@@ -51,10 +58,10 @@ def run(config: Config, config_path: Path) -> int:
     try:
         client = wire.client(section.broker, f"feltwatch-table-{table}", config_path.parent)
     except OSError as exc:
-        print(f"{config_path}: central.broker.password_file: {exc}", file=sys.stderr)
+        LOG.error(f"{config_path}: central.broker.password_file: {exc}")
         return EXIT_UNUSABLE
     uplink = Uplink(
-        table_files(config),
+        files,
         client,
         section.broker.host,
         section.broker.port,
@@ -62,21 +69,21 @@ def run(config: Config, config_path: Path) -> int:
         on_command=command,
         keepalive_s=section.broker.keepalive_s,
     ).start()
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
     said: tuple[bool | None, int] = (None, 0)
-    while not stop.wait(0.5):
-        now = (uplink.connected, uplink.dropped)
-        if now != said:
-            where = f"{section.broker.host}:{section.broker.port}"
-            if not uplink.connected:
-                health("disconnected", f"broker {where} unreachable: queueing on disk")
-            else:
-                health("connected", f"publishing to {where}")
-            if uplink.dropped > said[1]:
-                health("warning", f"{uplink.dropped} lines dropped: the queue was over its budget")
-            said = now
+    with stop_on_signals() as stop:
+        while not stop.wait(0.5):
+            now = (uplink.connected, uplink.dropped)
+            if now != said:
+                where = f"{section.broker.host}:{section.broker.port}"
+                if not uplink.connected:
+                    health("disconnected", f"broker {where} unreachable: queueing on disk")
+                else:
+                    health("connected", f"publishing to {where}")
+                if uplink.dropped > said[1]:
+                    health(
+                        "warning", f"{uplink.dropped} lines dropped: the queue was over its budget"
+                    )
+                said = now
     uplink.stop()
     engine.stop(drain_s=2.0)
     return EXIT_OK

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import queue
 import threading
 import time
@@ -25,6 +26,7 @@ from dashboard.rows import DATA_ERRORS, RowError
 from dashboard.store import QUARANTINE_LINE_CHARS, QuarantineRow, Store
 from feltwatch.appliance import mqtt as wire
 
+LOG = logging.getLogger("feltwatch.central")
 SUBSCRIPTION = f"{wire.ROOT}/+/+"
 BATCH = 1000
 
@@ -70,7 +72,7 @@ class Ingest:
 
     def _subscribed(self, *_: object) -> None:
         if not self.subscribed.is_set():
-            print(f"central: subscribed to {SUBSCRIPTION}", flush=True)
+            LOG.info(f"central: subscribed to {SUBSCRIPTION}")
         self.subscribed.set()
 
     def acknowledge(self, table: str, alert_id: str, user: str) -> str:
@@ -100,7 +102,7 @@ class Ingest:
             try:
                 self._store(batch)
             except Exception as exc:  # the store is down: say so, keep the messages unacked
-                print(f"central: cannot store: {type(exc).__name__}: {exc}", flush=True)
+                LOG.error(f"central: cannot store: {type(exc).__name__}: {exc}")
                 time.sleep(1.0)
                 for message in batch:
                     self._inbox.put(message)

@@ -19,6 +19,7 @@ from feltwatch.appliance import mqtt as wire
 from feltwatch.appliance.config import config_main
 from feltwatch.appliance.dashboard_main import serve
 from feltwatch.appliance.exits import EXIT_OK, EXIT_UNUSABLE
+from feltwatch.appliance.service import process_log
 from feltwatch.central.config import CentralConfig, load_central
 from feltwatch.central.ingest import Ingest
 
@@ -31,10 +32,11 @@ def run(config: CentralConfig, config_path: Path) -> int:
 
     with contextlib.suppress(OSError):
         os.nice(5)
+    log = process_log("central", None)  # the console: the service manager keeps it
     try:
         store = PostgresStore(config.dsn(config_path.parent))
     except (psycopg.Error, OSError) as exc:
-        print(f"{config_path}: store: cannot open {config.store.dsn}: {exc}", file=sys.stderr)
+        log.error(f"{config_path}: store: cannot open {config.store.dsn}: {exc}")
         return EXIT_UNUSABLE
     client = wire.client(config.broker, CLIENT_ID, config_path.parent, manual_ack=True)
     broker = config.broker
@@ -50,7 +52,7 @@ def run(config: CentralConfig, config_path: Path) -> int:
         ),
     )
     try:
-        serve(app, section, config_path, f"central: broker {broker.host}:{broker.port};")
+        serve(app, section, config_path, f"central: broker {broker.host}:{broker.port};", log)
     finally:
         ingest.stop()
         store.close()

@@ -12,6 +12,7 @@ from engine.core import Proved
 from engine.inputs import AlertAcknowledged, LightAcknowledged
 from engine.table_files import TableFiles
 from feltwatch.appliance.engine_main import FanOut
+from feltwatch.appliance.service import process_log
 
 
 class Light:
@@ -28,7 +29,9 @@ def table_files(folder: Path) -> TableFiles:
 
 
 def fanout(folder: Path, light: Light) -> FanOut:
-    """The engine's fan-out for table ``T1`` (its files in ``folder``), its light ``light``."""
+    """The engine's fan-out for table ``T1`` (its files in ``folder``), its light ``light``,
+    its console the engine process's."""
+    process_log("engine", None)
     out = FanOut(_config(folder), table_files(folder))  # type: ignore[arg-type]
     out.light = light  # type: ignore[assignment]
     return out

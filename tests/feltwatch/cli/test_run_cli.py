@@ -49,5 +49,5 @@ def test_a_dashboard_that_cannot_open_its_store_says_where(
         f"dashboard: {{store: {blocker}/d.sqlite3}}\n"
     )
     assert dashboard_main(["--config", str(config)]) == 2
-    out = capsys.readouterr().out
-    assert f"cannot open its store {blocker}/d.sqlite3" in out
+    err = capsys.readouterr().err
+    assert f"cannot open its store {blocker}/d.sqlite3" in err
