@@ -217,22 +217,20 @@ class HandEnd(Event):
     hand: str
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.TYPE: cls
-    for cls in (
-        TableConfig,
-        HandStart,
-        ShoeDraw,
-        CardSeen,
-        Blind,
-        Ante,
-        Action,
-        Show,
-        Muck,
-        Award,
-        Rake,
-        TrayCount,
-        StackCount,
-        HandEnd,
-    )
-}
+IN_HAND_TYPES: tuple[type[Event], ...] = (
+    ShoeDraw,
+    CardSeen,
+    Blind,
+    Ante,
+    Action,
+    Show,
+    Muck,
+    Award,
+    Rake,
+    TrayCount,
+    StackCount,
+)
+"""The event types a hand is made of (between its ``hand_start`` and its ``hand_end``)."""
+
+_ALL_TYPES: tuple[type[Event], ...] = (TableConfig, HandStart, *IN_HAND_TYPES, HandEnd)
+EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in _ALL_TYPES}

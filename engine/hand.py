@@ -19,6 +19,7 @@ from typing import NamedTuple, Protocol
 from engine.alerts import Alert
 from engine.errors import EventError
 from engine.events import (
+    IN_HAND_TYPES,
     Action,
     ActionKind,
     Ante,
@@ -49,22 +50,6 @@ class Street(IntEnum):
 
 BOARD_SIZE_AT = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
 STREET_OF_BOARD_SIZE = {0: Street.PREFLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
-
-
-_IN_A_HAND = (
-    Ante,
-    Blind,
-    Action,
-    ShoeDraw,
-    CardSeen,
-    Show,
-    Muck,
-    Award,
-    Rake,
-    TrayCount,
-    StackCount,
-)
-"""The event types a hand applies (the others open, configure or close hands)."""
 
 
 class RuleHooks(Protocol):
@@ -288,7 +273,7 @@ class Hand:
     # --- entry points ----------------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
-        if not isinstance(event, _IN_A_HAND):
+        if not isinstance(event, IN_HAND_TYPES):
             raise EventError("type", f"a {event.TYPE} event cannot appear inside a hand")
         if isinstance(event, Blind | Ante | Action | Show | Muck | Award | StackCount):
             self._require_seat(event.seat)
@@ -299,7 +284,7 @@ class Hand:
             self.rules.apply(self, event, self._handle)
 
     def _handle(self, event: Event) -> None:
-        """The hand's state after ``event`` (one of ``_IN_A_HAND``)."""
+        """The hand's state after ``event`` (one of ``IN_HAND_TYPES``)."""
         if isinstance(event, CardSeen):
             self._on_card(event)
         elif isinstance(event, Action):

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 
@@ -46,6 +47,20 @@ from vision.tracker import Track, Tracker
 
 ZoneOf = Callable[[tuple[float, float]], str | None]
 ChipPlaces = Callable[[str], int | None]
+
+
+class _CardFields(TypedDict):
+    """What every observation of a card at rest says."""
+
+    ts_ns: int
+    camera: str
+    track: int
+    zone: str
+    face: Face
+    card: str | None
+    conf: float
+
+
 DEALT_TO = ("seat:", "board", "burn")
 """Zones a card reaches from the shoe; cards carried from elsewhere go to the muck (or off)."""
 MUCK = "muck"
@@ -452,44 +467,21 @@ class Observer:
         state.settled, state.reported_card, state.rest = where, card, state.centre
         state.rest_box = sighting.box
         state.disturbed = False
-        zone, face, card_id = where[0], where[1], state.card_id
+        common: _CardFields = {
+            "ts_ns": ts_ns,
+            "camera": self.camera,
+            "track": state.card_id,
+            "zone": where[0],
+            "face": where[1],
+            "card": card,
+            "conf": conf,
+        }
         if before is None:
-            return [
-                CardAppeared(
-                    ts_ns=ts_ns,
-                    camera=self.camera,
-                    track=card_id,
-                    zone=zone,
-                    face=face,
-                    card=card,
-                    conf=conf,
-                )
-            ]
-        if before[0] != zone:
-            return [
-                CardMoved(
-                    ts_ns=ts_ns,
-                    camera=self.camera,
-                    track=card_id,
-                    source=before[0],
-                    zone=zone,
-                    face=face,
-                    card=card,
-                    conf=conf,
-                )
-            ]
-        if before[1] != face:
-            return [
-                CardTurned(
-                    ts_ns=ts_ns,
-                    camera=self.camera,
-                    track=card_id,
-                    zone=zone,
-                    face=face,
-                    card=card,
-                    conf=conf,
-                )
-            ]
+            return [CardAppeared(**common)]
+        if before[0] != where[0]:
+            return [CardMoved(source=before[0], **common)]
+        if before[1] != where[1]:
+            return [CardTurned(**common)]
         return []  # picked up and put back where it was
 
     def _chip_counts(

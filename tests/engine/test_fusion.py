@@ -408,15 +408,20 @@ def test_the_winners_cards_collected_to_the_muck_after_the_push_are_not_a_kill()
     assert alerts(events) == []
 
 
-def test_chips_a_folded_seats_stack_seems_to_gain_at_the_push_are_not_its_award() -> None:
-    """As the pot is pushed to seat 2, the camera reads one chip more in seat 3's stack (it
-    folded on the turn): a folded seat wins nothing, so the whole pot is seat 2's."""
-    script = a_hand()
-    at = next(
+def _pot_emptied(script: Script) -> int:
+    """Where the camera sees the pot emptied by the push."""
+    return next(
         i
         for i, item in enumerate(script.items)
         if isinstance(item, ChipsInZone) and item.zone == "pot" and item.amount == 0
     )
+
+
+def test_chips_a_folded_seats_stack_seems_to_gain_at_the_push_are_not_its_award() -> None:
+    """As the pot is pushed to seat 2, the camera reads one chip more in seat 3's stack (it
+    folded on the turn): a folded seat wins nothing, so the whole pot is seat 2's."""
+    script = a_hand()
+    at = _pot_emptied(script)
     flicker = continued(script, at)
     flicker.chips("stack:3", 925)
     script.items[at:at] = flicker.items
@@ -575,11 +580,7 @@ def _raked_push(seen: int, *, full: bool, tray: bool = True) -> list[Event]:
     whose stack the camera sees gain ``seen`` (``full``: the stack's zone holds as many chips
     as lie side by side), and the rake dropped in the tray (``tray``: the camera watches it)."""
     script = a_hand()
-    at = next(
-        i
-        for i, item in enumerate(script.items)
-        if isinstance(item, ChipsInZone) and item.zone == "pot" and item.amount == 0
-    )
+    at = _pot_emptied(script)
     end = continued(script, at)
     end.chips("pot", 45)
     end.chips("stack:2", 600 + seen, full=full)
