@@ -308,7 +308,10 @@ def media(
         )
     if kind == "play":
         return FileResponse(path, media_type=media_type)
-    return FileResponse(path, media_type=media_type, filename=path.name)
+    shown = "inline" if kind == "keyframe" else "attachment"  # a key frame opens in a tab
+    return FileResponse(
+        path, media_type=media_type, filename=path.name, content_disposition_type=shown
+    )
 
 
 MEDIA = {

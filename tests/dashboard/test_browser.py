@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import cv2
 import numpy as np
 import pytest
 import uvicorn
@@ -233,6 +234,11 @@ def test_a_supervisor_acknowledges_then_resolves_several_alerts_at_once(
     stored = {a.id: (a.status, a.note) for a in served.store.alerts()}
     for alert_id in ids:
         assert stored[alert_id] == ("resolved", "replayed on video: one dealer, retrained")
+    audited = [(a.user, a.action, a.target) for a in served.store.audit_log()]
+    for alert_id in ids[:2]:
+        assert ("sup", "acknowledge", f"alert {alert_id}") in audited
+    for alert_id in ids:
+        assert ("sup", "resolve", f"alert {alert_id}") in audited
 
 
 def test_a_clip_plays_in_the_page_and_seeks_to_the_alert_and_to_each_event(
@@ -265,6 +271,27 @@ def test_a_clip_plays_in_the_page_and_seeks_to_the_alert_and_to_each_event(
     assert moved == pytest.approx(times[chosen] - start, abs=0.25)
     looked = [(a.user, a.action) for a in served.store.audit_log()]
     assert ("sup", "view play") in looked
+
+
+def test_a_key_frame_opens_full_size_and_the_look_is_audited(served: Served, page: Page) -> None:
+    hand, _ = served.table.alerts[0]  # the alert with a clip and its key frame
+    page.goto(served.url + f"/hands/{served.table.name}/{hand}")
+    page.fill("input[name=username]", "sup")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(served.url + f"/hands/{served.table.name}/{hand}")
+    with page.context.expect_page() as opened:
+        page.locator("figcaption a", has_text="key frame, full size").first.click()
+    full = opened.value
+    full.wait_for_load_state()
+    shown = full.evaluate("[document.images[0].naturalWidth, document.images[0].naturalHeight]")
+    (clip,) = [
+        c for a in served.store.alerts() for c in served.store.clips(a.id) if c.keyframe_path
+    ]
+    key = cv2.imread(str(served.table.media_root / clip.keyframe_path))
+    assert shown == [key.shape[1], key.shape[0]]  # the frame as cut, not a thumbnail
+    looked = [(a.user, a.action) for a in served.store.audit_log()]
+    assert ("sup", "view keyframe") in looked
 
 
 def test_a_camera_without_a_picture_says_why(served: Served, page: Page) -> None:
