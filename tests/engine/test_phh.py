@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 import re
 from pathlib import Path
 
@@ -127,3 +128,28 @@ def test_heads_up_export_keeps_pokerkit_positions() -> None:
     assert exported.finishing_stacks == [1300, 700]
     report = run_hand(phh.to_events(HandHistory.loads(exported.dumps())))
     assert report.alerts == ()
+
+
+def test_every_real_hand_exported_in_one_phhs_replays_in_ours_and_in_pokerkit(
+    tmp_path: Path,
+) -> None:
+    """The 201 real hands read, exported together as one ``.phhs`` as the dashboard's search
+    export writes it: our replay and pokerkit's state machine play each to the finishing
+    stacks the export wrote."""
+    histories = []
+    for path in REAL_FILES:
+        original = phh.to_events(phh.load(path), path=str(path))
+        histories += [phh.from_events(c, e) for c, e in phh.split_hands(original.events)]
+    exported = tmp_path / "real.phhs"
+    exported.write_text(phh.dump_histories(histories))
+    summary = replay_files([exported])
+    assert [o.problem for o in summary.outcomes if not o.reproduced] == []
+    assert (summary.hands, summary.checked) == (201, 201)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pokerkit warns of every user-defined field
+        hands = list(HandHistory.loads_all(exported.read_text()))
+    assert len(hands) == 201
+    for hand in hands:
+        final = list(hand)[-1]
+        assert not final.status and hand.finishing_stacks is not None
+        assert list(final.stacks) == list(hand.finishing_stacks)

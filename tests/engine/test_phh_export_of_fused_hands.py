@@ -20,8 +20,8 @@ from engine.phh_replay import replay_files
 from feltwatch.demo.frames import CAMERA, observed_truth, shoe_reads
 from models.synth.session import DemoSession
 
-HANDS = 6
-"""Hands 2 (a tabled winner killed) and 4 (a boxed card) carry the seed's irregularities."""
+HANDS = 12
+"""The demo's whole session (the seed puts its irregularities in hands 2, 4, 7 and 12)."""
 
 
 @pytest.fixture(scope="module")
