@@ -6,12 +6,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from feltwatch.appliance.exits import EXIT_BAD_INPUT, EXIT_OK
+from feltwatch.appliance.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNUSABLE
 
 
 def cmd_config_validate(args: argparse.Namespace) -> int:
     from feltwatch.appliance.config import ConfigError, load
 
+    if not Path(args.file).is_file():
+        print(f"{args.file}: no such file", file=sys.stderr)
+        return EXIT_UNUSABLE
     if args.central:
         return _validate_central(args.file)
     try:

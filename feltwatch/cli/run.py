@@ -15,7 +15,7 @@ from engine.hand import HandReport
 from engine.report import alert_line
 from feltwatch.appliance.config import Config, ConfigError, load
 from feltwatch.appliance.engine_service import replay_journal
-from feltwatch.appliance.exits import EXIT_BAD_INPUT, EXIT_OK
+from feltwatch.appliance.exits import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNUSABLE
 from feltwatch.appliance.processes import supervise
 from feltwatch.cli.common import naming
 
@@ -30,8 +30,8 @@ def _load(path: Path) -> Config | None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     config = _load(args.config)
-    if config is None:
-        return EXIT_BAD_INPUT
+    if config is None:  # the appliance cannot start on it
+        return EXIT_UNUSABLE
     print(f"[{config.table.name}] feltwatch run: journal in {config.journal.dir}", flush=True)
     supervise(args.config, config)
     return EXIT_OK
@@ -68,7 +68,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     path: Path = args.journal
     if not path.is_file():
         print(f"{path}: no such journal", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return EXIT_UNUSABLE
     out = _Collect()
     core, lines = replay_journal(path, out)
     if core is None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
-import warnings
 import re
+import warnings
 from pathlib import Path
 
 import pytest

@@ -86,8 +86,8 @@ def test_every_bad_field_is_named_with_the_file(
 
 
 def test_a_missing_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["config", "validate", str(tmp_path / "nope.yaml")]) == 1
-    assert f"{tmp_path / 'nope.yaml'}: cannot read" in capsys.readouterr().err
+    assert main(["config", "validate", str(tmp_path / "nope.yaml")]) == 2  # unusable input
+    assert f"{tmp_path / 'nope.yaml'}: no such file" in capsys.readouterr().err
 
 
 def test_the_central_example_names_the_secret_files_it_needs(

@@ -12,7 +12,7 @@ from feltwatch.cli.main import main
 def test_replay_says_what_is_wrong_with_its_journal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["replay", str(tmp_path / "none.jsonl")]) == 1
+    assert main(["replay", str(tmp_path / "none.jsonl")]) == 2
     assert "no such journal" in capsys.readouterr().err
     stray = tmp_path / "stray.jsonl"
     stray.write_text('{"v": 1, "type": "Nonsense"}\nnot json\n')
@@ -26,7 +26,7 @@ def test_run_refuses_a_broken_configuration_naming_the_field(
 ) -> None:
     config = tmp_path / "table.yaml"
     config.write_text("table: {name: t1, sb: 50, bb: -1}\ncameras: [{name: a, source: usb:0}]\n")
-    assert main(["run", "--config", str(config)]) == 1
+    assert main(["run", "--config", str(config)]) == 2  # the appliance cannot start on it
     err = capsys.readouterr().err
     assert f"{config}: table.bb:" in err
 
