@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from engine.zones import Place, zone_of
+
 STREET_AFTER_BOARD = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 
 
@@ -58,8 +60,9 @@ def hand_view(
             to = str(e.get("to", ""))
             # A face-down card is known to surveillance from the shoe's read, in draw order.
             known = drawn.pop(0) if drawn and to != "shoe" else None
-            if to.startswith("seat:"):
-                seat(int(to[5:]))["cards"].append(e.get("card") or (known and known + "*") or "??")
+            to_seat = zone_of(to).seat_of(Place.SEAT)
+            if to_seat is not None:
+                seat(to_seat)["cards"].append(e.get("card") or (known and known + "*") or "??")
             elif to == "board" and e.get("card"):
                 board.append(str(e["card"]))
                 for s in seats.values():

@@ -12,6 +12,8 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from engine.zones import Place, zone_of
+
 
 class Game(StrEnum):
     NLHE = "NLHE"
@@ -139,7 +141,8 @@ class CardSeen(Event):
 
     @property
     def to_seat(self) -> int | None:
-        return int(self.to[5:]) if self.to.startswith("seat:") else None
+        """The seat whose hand the card went to (``seat:N``), else None."""
+        return zone_of(self.to).seat_of(Place.SEAT)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

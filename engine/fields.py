@@ -18,6 +18,7 @@ from typing import Any
 from engine.cards import CardError, parse_card, parse_cards
 from engine.errors import EventError
 from engine.events import HouseRules
+from engine.zones import Place, zone_of
 
 LARGEST = 2**53
 """The largest whole number the log carries (the largest that every JSON reader keeps exact)."""
@@ -164,14 +165,7 @@ def _zone(value: object, name: str) -> str:
 
 
 def is_seat_zone(to: str) -> bool:
-    number = to[5:]
-    return (
-        to.startswith("seat:")
-        and 0 < len(number) <= 2
-        and number.isascii()
-        and number.isdigit()
-        and int(number) >= 1
-    )
+    return zone_of(to).place is Place.SEAT
 
 
 def zone(name: str, meaning: str) -> Field:

@@ -98,8 +98,8 @@ from engine.observations import (
 )
 from engine.observations import Face as SeenFace
 from engine.pots import UNCALLED_POT, uncalled_return
+from engine.zones import CARD_PLACES, Place, zone_of
 
-CARD_ZONES = ("seat:", "board", "burn", "muck")
 AWARD_WAIT_NS = 3_000_000_000
 """How long chips that reached a stack wait for the pot's loss to be an award."""
 FOLD_WAIT_NS = 3_000_000_000
@@ -117,14 +117,6 @@ TRUST_CAMERA = 0.9
 """A camera's name for a card is believed over the shoe's read only at this confidence (the
 share of the identity votes): below it, the shoe names the card and the camera only says where
 it is and which face is up."""
-
-
-def _seat(zone: str, prefix: str) -> int | None:
-    if zone.startswith(prefix):
-        number = zone[len(prefix) :]
-        if number.isdigit():
-            return int(number)
-    return None
 
 
 @dataclass(slots=True)
@@ -423,8 +415,9 @@ class Fusion:
 
     def _chips(self, item: ChipsInZone, out: list[Event]) -> None:
         amount = item.amount
-        stack_seat = _seat(item.zone, "stack:")
-        bet_seat = _seat(item.zone, "bet:")
+        where = zone_of(item.zone)
+        stack_seat = where.seat_of(Place.STACK)
+        bet_seat = where.seat_of(Place.BET)
         if stack_seat is not None:
             before = self.stacks.get(stack_seat, 0)
             self.stacks[stack_seat] = amount
@@ -596,7 +589,8 @@ class Fusion:
             self._turned(item, out)
             return
         boxed = zone == "shoe" and item.face is SeenFace.UP and not isinstance(item, CardMoved)
-        if not zone.startswith(CARD_ZONES) and zone != "off_table" and not boxed:
+        place = zone_of(zone).place
+        if place not in CARD_PLACES and place is not Place.OFF_TABLE and not boxed:
             return
         if not self._begin(item, out):
             return
@@ -611,7 +605,7 @@ class Fusion:
             return
         hand.cards[item.track] = zone
         face = Face.UP if item.face is SeenFace.UP else Face.DOWN
-        from_seat = _seat(source, "seat:") if source else None
+        from_seat = zone_of(source).seat_of(Place.SEAT) if source else None
         if from_seat is not None:
             hand.seat_cards.get(from_seat, {}).pop(item.track, None)
             paid = {a.seat for a in hand.shadow.record.awards} | {p[0] for p in hand.pushes}
@@ -639,7 +633,7 @@ class Fusion:
                 self._release(out)
             self._unseen_burn(hand, item, out)
             self._checks_before(None, item.ts_ns, out)
-        to_seat = _seat(zone, "seat:")
+        to_seat = zone_of(zone).seat_of(Place.SEAT)
         pending = hand.shadow.pending_draws[0][0] if hand.shadow.pending_draws else None
         name = self._believed(item.card, item.conf, pending, zone)
         if to_seat is not None:
@@ -672,7 +666,7 @@ class Fusion:
         zone = item.zone
         shadow = hand.shadow
         in_use = self._shoe_used or shadow.drawn
-        if not in_use or not (zone in ("burn", "board") or zone.startswith("seat:")):
+        if not in_use or zone_of(zone).place not in (Place.BURN, Place.BOARD, Place.SEAT):
             return False
         return not shadow.pending_draws
 
@@ -727,7 +721,7 @@ class Fusion:
             hand.boxed_unnamed.discard(item.track)
             out.append(self._event(CardSeen, item.ts_ns, to="shoe", face=Face.UP, card=item.card))
             return
-        seat = _seat(item.zone, "seat:")
+        seat = zone_of(item.zone).seat_of(Place.SEAT)
         if seat is None:
             return
         cards = hand.seat_cards.setdefault(seat, {})
@@ -765,7 +759,7 @@ class Fusion:
         hand = self.hand
         if hand is None:
             return
-        if hand.cards.pop(item.track, None) is not None and item.zone.startswith(CARD_ZONES):
+        if hand.cards.pop(item.track, None) is not None and zone_of(item.zone).place in CARD_PLACES:
             hand.lost[item.zone] = hand.lost.get(item.zone, 0) + 1
         for cards in hand.seat_cards.values():
             cards.pop(item.track, None)

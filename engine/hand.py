@@ -39,6 +39,7 @@ from engine.events import (
 )
 from engine.pots import UNCALLED_POT, uncalled_return
 from engine.settlement import Settlement, settle
+from engine.zones import Place, zone_of
 
 
 class Street(IntEnum):
@@ -134,6 +135,11 @@ class Placement:
     @property
     def card(self) -> str | None:
         return self.shoe_card or self.seen_card
+
+    @property
+    def to_seat(self) -> int | None:
+        """The seat whose hand the card went to (``seat:N``), else None."""
+        return zone_of(self.to).seat_of(Place.SEAT)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

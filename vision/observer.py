@@ -40,6 +40,7 @@ from engine.observations import (
     Face,
     Observation,
 )
+from engine.zones import Place, zone_of
 from vision.detector import BACK
 from vision.recognise import CARD, CHIP, HAND, Sighting
 from vision.tiles import iou
@@ -298,7 +299,7 @@ class Observer:
                 continue
             waited = ts_ns - departure.ts_ns
             thrown = (
-                source.startswith("seat:")
+                zone_of(source).place is Place.SEAT
                 and waited > self._pile_wait_ns
                 and self._muck_moved_ns > departure.ts_ns
                 and self._muck_since_ns >= 0

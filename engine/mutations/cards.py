@@ -161,7 +161,7 @@ def _dealt_hole_cards(events: list[Event]) -> list[tuple[int, str | None]]:
     return [
         (at[p.seq], p.shoe_card)
         for p in hand.record.placements
-        if p.to.startswith("seat:") and p.face is Face.DOWN
+        if p.to_seat is not None and p.face is Face.DOWN
     ]
 
 

@@ -21,7 +21,7 @@ def _first_action(hand: Hand, event: Event) -> bool:
 def _hole_order(hand: Hand) -> list[int]:
     """The seats of the hand in the order the hole cards reached them (a card to a seat not in
     the hand is R-MISDEAL-7's, not a break in the order)."""
-    order = [int(p.to[5:]) for p in hand.record.placements if p.to.startswith("seat:")]
+    order = [p.to_seat for p in hand.record.placements if p.to_seat is not None]
     return [seat for seat in order if seat in hand.hole]
 
 

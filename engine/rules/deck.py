@@ -45,7 +45,7 @@ def duplicate_card(hand: Hand, event: Event) -> Found:
     card = event.card
     if card is None or event.face is not Face.UP:
         return NONE
-    if not (event.to in _DEALT_TO or event.to.startswith("seat:")):
+    if not (event.to in _DEALT_TO or event.to_seat is not None):
         return NONE
     where = hand.card_at.get(card)
     pending = hand.pending_draws[0][0] if hand.pending_draws else None
@@ -100,7 +100,7 @@ def foreign_card(hand: Hand, event: Event) -> Found:
     pending = hand.pending_draws[0][0] if hand.pending_draws else None
     if card in hand.drawn or card == pending:
         return NONE
-    if event.to in ("board", "burn") or event.to.startswith("seat:"):
+    if event.to in ("board", "burn") or event.to_seat is not None:
         shoe = f"; the shoe's next card is {pending}" if pending else ""
         return (
             Finding(

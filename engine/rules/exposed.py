@@ -16,13 +16,13 @@ if TYPE_CHECKING:
 def _exposures(hand: Hand) -> list[Placement]:
     """Exposed hole cards (none where the house treats a face-up deal as a boxed card)."""
     if hand.table.house_rules.face_up_deal_is_boxed:
-        return [p for p in hand.record.exposed if not p.to.startswith("seat:")]
+        return [p for p in hand.record.exposed if p.to_seat is None]
     return hand.record.exposed
 
 
 def _hole_index(hand: Hand, placement: Placement) -> int:
     """Position of the card in the deal of the hole cards (0: the first card dealt)."""
-    hole = [p for p in hand.record.placements if p.to.startswith("seat:")]
+    hole = [p for p in hand.record.placements if p.to_seat is not None]
     return next((i for i, p in enumerate(hole) if p.seq == placement.seq), len(hole))
 
 
@@ -73,7 +73,7 @@ def two_exposed(hand: Hand, event: Event) -> Found:
         Finding(
             message=f"a second hole card exposed in the deal "
             f"({' '.join(p.card or '?' for p in exposures)}): misdeal",
-            seats=tuple(int(p.to[5:]) for p in exposures if p.to.startswith("seat:")),
+            seats=tuple(p.to_seat for p in exposures if p.to_seat is not None),
             cards=tuple(p.card for p in exposures if p.card),
             evidence=tuple(p.seq for p in exposures),
         ),
@@ -87,7 +87,7 @@ def single_exposed(hand: Hand, event: Event) -> Found:
     exposures = _exposures(hand)
     if event.to == "board" and len(hand.board) == 1 and len(exposures) == 1:
         exposed = exposures[0]
-        if exposed.to.startswith("seat:") and _hole_index(hand, exposed) <= 1:
+        if exposed.to_seat is not None and _hole_index(hand, exposed) <= 1:
             return NONE  # the first two cards: a misdeal (R-EXPOSE-3), not a card to burn
         burns = hand.record.burns.get(0, [])
         if exposed.card and burns and all(b.card and b.card != exposed.card for b in burns):

@@ -186,7 +186,7 @@ class RuleSet:
             zone: str | None = None
             face_up = back = False
             if card is not None:
-                zone = "seat" if card.to.startswith("seat:") else card.to
+                zone = "seat" if card.to_seat is not None else card.to
                 face_up = card.face is Face.UP
                 back = card.back is not None
             before, after = (
