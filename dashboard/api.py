@@ -8,10 +8,9 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
-from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Literal, cast
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
@@ -19,6 +18,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
+from dashboard import responses
 from dashboard.auth import Who, client_of, current, require
 from dashboard.exports import ExportError, HandRecord, bundle, csv_summary, event_log, phh
 from dashboard.files import file_inside
@@ -28,7 +28,6 @@ from dashboard.settings import Settings
 from dashboard.store import (
     AlertRow,
     HandQuery,
-    HandRow,
     Role,
     Store,
     StoreError,
@@ -62,27 +61,23 @@ def audit(request: Request, who: Who, action: str, target: str, detail: str = ""
     store_of(request).audit(who.name, action, target, detail, client_of(request), time.time())
 
 
-def hand_json(hand: HandRow) -> dict[str, Any]:
-    out = asdict(hand)
-    out["seats"] = {str(k): v for k, v in hand.seats.items()}
-    return out
-
-
 # --- tables ---
 
 
 @router.get("/me")
-def me(who: Viewer) -> dict[str, str]:
-    return {"name": who.name, "role": str(who.role), "csrf": who.csrf}
+def me(who: Viewer) -> responses.Me:
+    return responses.Me(name=who.name, role=str(who.role), csrf=who.csrf)
 
 
 @router.get("/tables")
-def tables(store: StoreDep, who: Viewer) -> list[dict[str, Any]]:
-    return [asdict(t) for t in store.tables()]
+def tables(store: StoreDep, who: Viewer) -> list[responses.Table]:
+    return [responses.Table.of(t) for t in store.tables()]
 
 
 @router.get("/tables/{table}")
-def table_state(store: StoreDep, settings: SettingsDep, table: str, who: Viewer) -> dict[str, Any]:
+def table_state(
+    store: StoreDep, settings: SettingsDep, table: str, who: Viewer
+) -> responses.TableState:
     row = store.table(table)
     if row is None:
         raise HTTPException(404, f"no table {table!r}")
@@ -93,13 +88,13 @@ def table_state(store: StoreDep, settings: SettingsDep, table: str, who: Viewer)
         view = hand_view(events, row.config)
     files = settings.tables.get(table)
     cameras = sorted(p.stem for p in files.cameras_dir.glob("*.jpg")) if files else []
-    return {
-        "table": asdict(row),
-        "hand": view,
-        "health": [asdict(h) for h in store.health(table)],
-        "cameras": cameras,
-        "alerts": [alert_json(a) for a in store.alerts(table=table, limit=50)],
-    }
+    return responses.TableState(
+        table=responses.Table.of(row),
+        hand=view,
+        health=[responses.Health.of(h) for h in store.health(table)],
+        cameras=cameras,
+        alerts=[responses.Alert.of(a) for a in store.alerts(table=table, limit=50)],
+    )
 
 
 @router.get("/tables/{table}/cameras/{camera}.jpg")
@@ -123,8 +118,8 @@ def alerts(
     table: str | None = None,
     status: str | None = Query(None, pattern="^(open|acknowledged|resolved)$"),
     limit: int = Query(200, ge=1, le=2000),
-) -> list[dict[str, Any]]:
-    return [alert_json(a) for a in store.alerts(table=table, status=status, limit=limit)]
+) -> list[responses.Alert]:
+    return [responses.Alert.of(a) for a in store.alerts(table=table, status=status, limit=limit)]
 
 
 def _alert_or_404(request: Request, alert_id: str) -> AlertRow:
@@ -135,21 +130,21 @@ def _alert_or_404(request: Request, alert_id: str) -> AlertRow:
 
 
 @router.get("/alerts/{alert_id}")
-def alert(request: Request, store: StoreDep, alert_id: str, who: Viewer) -> dict[str, Any]:
+def alert(request: Request, store: StoreDep, alert_id: str, who: Viewer) -> responses.AlertDetail:
     found = _alert_or_404(request, alert_id)
-    clips = [asdict(c) for c in store.clips(alert_id)]
-    return {**alert_json(found), "body": dict(found.body), "clips": clips}
+    clips = [responses.Clip.of(c) for c in store.clips(alert_id)]
+    return responses.AlertDetail(**alert_json(found), body=dict(found.body), clips=clips)
 
 
 @router.post("/alerts/{alert_id}/ack")
 def acknowledge(
     request: Request, store: StoreDep, settings: SettingsDep, alert_id: str, who: Supervisor
-) -> dict[str, Any]:
+) -> responses.Acknowledged:
     _alert_or_404(request, alert_id)
     row = store.acknowledge(alert_id, who.name, time.time())
     light = settings.acknowledge(row.table, alert_id, who.name)
     audit(request, who, "acknowledge", f"alert {alert_id}", f"table {row.table} hand {row.hand}")
-    return {**alert_json(row), "light": light}
+    return responses.Acknowledged(**alert_json(row), light=light)
 
 
 class Resolution(BaseModel):
@@ -159,14 +154,14 @@ class Resolution(BaseModel):
 @router.post("/alerts/{alert_id}/resolve")
 def resolve(
     request: Request, store: StoreDep, alert_id: str, body: Resolution, who: Supervisor
-) -> dict[str, Any]:
+) -> responses.Alert:
     _alert_or_404(request, alert_id)
     try:
         row = store.resolve(alert_id, who.name, body.note, time.time())
     except StoreError as exc:
         raise HTTPException(409, str(exc)) from None
     audit(request, who, "resolve", f"alert {alert_id}", body.note)
-    return alert_json(row)
+    return responses.Alert.of(row)
 
 
 class Several(BaseModel):
@@ -180,16 +175,16 @@ class Several(BaseModel):
 @router.post("/alerts/bulk")
 def several(
     request: Request, store: StoreDep, settings: SettingsDep, body: Several, who: Supervisor
-) -> dict[str, Any]:
+) -> responses.SeveralDone:
     """Each alert as its own button would (the light told, each audited); those that cannot be
     (no such alert, resolved already) are listed with why, and the rest are done."""
     if body.action == "resolve" and not body.note.strip():
         raise HTTPException(422, "a note is needed to resolve")
-    done: list[dict[str, Any]] = []
-    skipped: list[dict[str, str]] = []
+    done: list[responses.Alert] = []
+    skipped: list[responses.Skipped] = []
     for alert_id in dict.fromkeys(body.ids):
         if store.alert(alert_id) is None:
-            skipped.append({"id": alert_id, "why": "no such alert"})
+            skipped.append(responses.Skipped(id=alert_id, why="no such alert"))
             continue
         if body.action == "acknowledge":
             row = store.acknowledge(alert_id, who.name, time.time())
@@ -199,11 +194,11 @@ def several(
             try:
                 row = store.resolve(alert_id, who.name, body.note, time.time())
             except StoreError as exc:
-                skipped.append({"id": alert_id, "why": str(exc)})
+                skipped.append(responses.Skipped(id=alert_id, why=str(exc)))
                 continue
             audit(request, who, "resolve", f"alert {alert_id}", body.note)
-        done.append(alert_json(row))
-    return {"done": done, "skipped": skipped}
+        done.append(responses.Alert.of(row))
+    return responses.SeveralDone(done=done, skipped=skipped)
 
 
 # --- hands ---
@@ -246,8 +241,8 @@ Search = Annotated[HandQuery, Depends(hand_query)]
 
 
 @router.get("/hands")
-def hands(store: StoreDep, who: Viewer, query: Search) -> list[dict[str, Any]]:
-    return [hand_json(h) for h in store.hands(query)]
+def hands(store: StoreDep, who: Viewer, query: Search) -> list[responses.Hand]:
+    return [responses.Hand.of(h) for h in store.hands(query)]
 
 
 def record(store: Store, table: str, hand: str) -> HandRecord:
@@ -266,16 +261,16 @@ def record(store: Store, table: str, hand: str) -> HandRecord:
 
 
 @router.get("/hands/{table}/{hand}")
-def hand(store: StoreDep, table: str, hand: str, who: Viewer) -> dict[str, Any]:
+def hand(store: StoreDep, table: str, hand: str, who: Viewer) -> responses.HandReview:
     found = record(store, table, hand)
-    return {
-        "hand": hand_json(found.hand),
-        "table_config": found.table_config,
-        "events": list(found.events),
-        "view": hand_view(found.events, found.table_config),
-        "alerts": [{**alert_json(a), "body": dict(a.body)} for a in found.alerts],
-        "clips": [asdict(c) for c in found.clips],
-    }
+    return responses.HandReview(
+        hand=responses.Hand.of(found.hand),
+        table_config=found.table_config,
+        events=[dict(e) for e in found.events],
+        view=hand_view(found.events, found.table_config),
+        alerts=[responses.AlertWithBody.of(a) for a in found.alerts],
+        clips=[responses.Clip.of(c) for c in found.clips],
+    )
 
 
 @router.get("/hands/{table}/{hand}/media/{alert_id}/{camera}/{kind}")
@@ -442,8 +437,10 @@ async def stream(
 
 
 @router.get("/users")
-def users(store: StoreDep, who: Admin) -> list[dict[str, Any]]:
-    return [{"name": u.name, "role": str(u.role), "disabled": u.disabled} for u in store.users()]
+def users(store: StoreDep, who: Admin) -> list[responses.User]:
+    return [
+        responses.User(name=u.name, role=str(u.role), disabled=u.disabled) for u in store.users()
+    ]
 
 
 class NewUser(BaseModel):
@@ -455,7 +452,7 @@ class NewUser(BaseModel):
 @router.post("/users", status_code=201)
 def add_user(
     request: Request, store: StoreDep, settings: SettingsDep, body: NewUser, who: Admin
-) -> dict[str, str]:
+) -> responses.User:
     try:
         digest = hash_password(body.password, demo=settings.demo)
         store.add_user(body.name, digest, body.role, time.time())
@@ -464,11 +461,11 @@ def add_user(
     except StoreError as exc:
         raise HTTPException(409, str(exc)) from None
     audit(request, who, "add user", body.name, str(body.role))
-    return {"name": body.name, "role": str(body.role)}
+    return responses.User(name=body.name, role=str(body.role))
 
 
 @router.get("/audit")
 def audit_log(
     store: StoreDep, who: Admin, limit: int = Query(500, ge=1, le=10_000)
-) -> list[dict[str, Any]]:
-    return [asdict(a) for a in store.audit_log(limit)]
+) -> list[responses.Audit]:
+    return [responses.Audit.of(a) for a in store.audit_log(limit)]
