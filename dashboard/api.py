@@ -27,10 +27,13 @@ from dashboard.security import PasswordError, hash_password
 from dashboard.settings import Settings
 from dashboard.store import (
     AlertRow,
+    AuditRow,
     HandQuery,
+    HandRow,
     Role,
     Store,
     StoreError,
+    TableRow,
     alert_json,
 )
 
@@ -70,8 +73,8 @@ def me(who: Viewer) -> responses.Me:
 
 
 @router.get("/tables")
-def tables(store: StoreDep, who: Viewer) -> list[responses.Table]:
-    return [responses.Table.of(t) for t in store.tables()]
+def tables(store: StoreDep, who: Viewer) -> list[TableRow]:
+    return list(store.tables())
 
 
 @router.get("/tables/{table}")
@@ -89,9 +92,9 @@ def table_state(
     files = settings.tables.get(table)
     cameras = sorted(p.stem for p in files.cameras_dir.glob("*.jpg")) if files else []
     return responses.TableState(
-        table=responses.Table.of(row),
+        table=row,
         hand=view,
-        health=[responses.Health.of(h) for h in store.health(table)],
+        health=list(store.health(table)),
         cameras=cameras,
         alerts=[responses.Alert.of(a) for a in store.alerts(table=table, limit=50)],
     )
@@ -132,7 +135,7 @@ def _alert_or_404(request: Request, alert_id: str) -> AlertRow:
 @router.get("/alerts/{alert_id}")
 def alert(request: Request, store: StoreDep, alert_id: str, who: Viewer) -> responses.AlertDetail:
     found = _alert_or_404(request, alert_id)
-    clips = [responses.Clip.of(c) for c in store.clips(alert_id)]
+    clips = list(store.clips(alert_id))
     return responses.AlertDetail(**alert_json(found), body=dict(found.body), clips=clips)
 
 
@@ -241,8 +244,8 @@ Search = Annotated[HandQuery, Depends(hand_query)]
 
 
 @router.get("/hands")
-def hands(store: StoreDep, who: Viewer, query: Search) -> list[responses.Hand]:
-    return [responses.Hand.of(h) for h in store.hands(query)]
+def hands(store: StoreDep, who: Viewer, query: Search) -> list[HandRow]:
+    return list(store.hands(query))
 
 
 def record(store: Store, table: str, hand: str) -> HandRecord:
@@ -264,12 +267,12 @@ def record(store: Store, table: str, hand: str) -> HandRecord:
 def hand(store: StoreDep, table: str, hand: str, who: Viewer) -> responses.HandReview:
     found = record(store, table, hand)
     return responses.HandReview(
-        hand=responses.Hand.of(found.hand),
+        hand=found.hand,
         table_config=found.table_config,
         events=[dict(e) for e in found.events],
         view=hand_view(found.events, found.table_config),
         alerts=[responses.AlertWithBody.of(a) for a in found.alerts],
-        clips=[responses.Clip.of(c) for c in found.clips],
+        clips=list(found.clips),
     )
 
 
@@ -467,5 +470,5 @@ def add_user(
 @router.get("/audit")
 def audit_log(
     store: StoreDep, who: Admin, limit: int = Query(500, ge=1, le=10_000)
-) -> list[responses.Audit]:
-    return [responses.Audit.of(a) for a in store.audit_log(limit)]
+) -> list[AuditRow]:
+    return list(store.audit_log(limit))
