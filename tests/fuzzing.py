@@ -85,9 +85,9 @@ def mutate_json(value: object, rng: random.Random, depth: int = 0) -> object:
             copy[key] = mutate_json(copy[key], rng, depth + 1)
         return copy
     if isinstance(value, list) and value:
-        copy = list(value)
-        i = rng.randrange(len(copy))
-        copy[i] = mutate_json(copy[i], rng, depth + 1)
+        items = list(value)
+        i = rng.randrange(len(items))
+        items[i] = mutate_json(items[i], rng, depth + 1)
         return copy
     if rng.random() < 0.1:
         return json.loads(nested(rng.choice((50, 500))))

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.reasoncodes import ReasonCode
 
 from tests.services.servers import Mosquitto, mosquitto
 
@@ -32,21 +34,19 @@ def broker(tmp_path: Path) -> Iterator[Mosquitto]:
 
 class Peer:
     def __init__(self, broker: Mosquitto, user: str, password: str | None = None) -> None:
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-{user}")
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-{user}")
         self.client.username_pw_set(user, password if password is not None else USERS[user])
         self.got: list[tuple[str, bytes]] = []
         self.ready = threading.Event()
         self.refused: list[object] = []
 
-        def connected(
-            _c: object, _u: object, _f: object, reason: mqtt.ReasonCode, _p: object
-        ) -> None:
+        def connected(_c: object, _u: object, _f: object, reason: ReasonCode, _p: object) -> None:
             if reason.is_failure:
                 self.refused.append(reason)
             self.ready.set()
 
         self.client.on_connect = connected
-        self.client.on_message = lambda _c, _u, m: self.got.append((m.topic, m.payload))
+        self.client.on_message = lambda _c, _u, m: self.got.append((m.topic, bytes(m.payload)))
         self.client.connect("127.0.0.1", broker.port)
         self.client.loop_start()
         assert self.ready.wait(10)

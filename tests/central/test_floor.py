@@ -108,7 +108,7 @@ def test_three_tables_reach_the_floor_through_a_broker_outage_and_a_central_rest
                 ids: dict[str, set[str]] = {name: set() for name in TABLES}
                 for table, alert in db.execute("SELECT table_name, id FROM alerts"):
                     ids.setdefault(table, set()).add(alert)
-                counts = dict(
+                counts: dict[str, int] = dict(
                     db.execute("SELECT table_name, COUNT(*) FROM events GROUP BY 1").fetchall()
                 )
                 (total,) = db.execute("SELECT COUNT(*) FROM alerts").fetchone()  # type: ignore[misc]

@@ -115,7 +115,7 @@ def add_clip(table: Table, alert: Alert, camera: str = "overhead") -> tuple[Path
     folder = table.media_root / "clips" / table.name / f"hand-{alert.hand}"
     folder.mkdir(parents=True, exist_ok=True)
     clip, key = folder / f"{alert.seq}-{alert.rule}-{camera}.avi", folder / "key.jpg"
-    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"MJPG"), CLIP_FPS, (64, 48))
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter.fourcc(*"MJPG"), CLIP_FPS, (64, 48))
     for i in range(CLIP_FRAMES):
         writer.write(np.full((48, 64, 3), 10 * i, np.uint8))
     writer.release()

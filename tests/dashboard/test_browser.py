@@ -14,7 +14,6 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-import cv2
 import numpy as np
 import pytest
 import uvicorn
@@ -37,6 +36,7 @@ from feltwatch.appliance.files import table_files
 from feltwatch.appliance.ipc import ObservationServer
 from feltwatch.appliance.live_view import LiveView
 from feltwatch.demo.camera_main import NO_IMAGES_TRUTH
+from models.image_file import read_image
 from tests.dashboard.appliance import (
     CLIP_FPS,
     CLIP_FRAMES,
@@ -233,6 +233,7 @@ def test_a_supervisor_acknowledges_then_resolves_several_alerts_at_once(
         page.locator(f'tr[data-alert="{alert_id}"][data-status=resolved]').wait_for()
     stored = {a.id: (a.status, a.note) for a in served.store.alerts()}
     for alert_id in ids:
+        assert alert_id is not None
         assert stored[alert_id] == ("resolved", "replayed on video: one dealer, retrained")
     audited = [(a.user, a.action, a.target) for a in served.store.audit_log()]
     for alert_id in ids[:2]:
@@ -288,7 +289,7 @@ def test_a_key_frame_opens_full_size_and_the_look_is_audited(served: Served, pag
     (clip,) = [
         c for a in served.store.alerts() for c in served.store.clips(a.id) if c.keyframe_path
     ]
-    key = cv2.imread(str(served.table.media_root / clip.keyframe_path))
+    key = read_image(served.table.media_root / clip.keyframe_path)
     assert shown == [key.shape[1], key.shape[0]]  # the frame as cut, not a thumbnail
     looked = [(a.user, a.action) for a in served.store.audit_log()]
     assert ("sup", "view keyframe") in looked

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ def test_an_oversized_body_is_refused_before_the_session_is_checked(site: Site) 
     )
     assert declared.status_code == 413
 
-    def chunks():  # type: ignore[no-untyped-def]
+    def chunks() -> Iterator[bytes]:
         for _ in range(3):
             yield b"y" * (MAX_BODY_BYTES // 2)
 
@@ -116,7 +117,7 @@ def test_file_routes_do_not_follow_links_out_of_their_folder(site: Site, tmp_pat
 @pytest.mark.parametrize("value", ["²".encode(), b"1" * 29, b"-5", b"", b"12 ", b"0x10"])
 def test_a_strange_last_event_id_starts_the_stream_from_now(site: Site, value: bytes) -> None:
     client = site.client("viewer1")
-    with client.stream("GET", "/api/stream", headers={"Last-Event-ID": value}) as response:
+    with client.stream("GET", "/api/stream", headers={b"Last-Event-ID": value}) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
 

@@ -138,8 +138,8 @@ def test_bad_rows_are_quarantined_with_why_and_every_good_row_after_them_is_stor
         {"seq": last_seq + 2, "type": "hand_end", "ts_ms": 0, "hand": "after"},
     ]  # fmt: skip
     with table.file("events").open("a") as file:
-        for row in good_events:
-            file.write(json.dumps(row) + "\n")
+        for good in good_events:
+            file.write(json.dumps(good) + "\n")
     feed.poll()
     kept = store.quarantined(table.name, limit=1000)
     assert len(kept) == sum(len(rows) for rows in BAD_ROWS.values())

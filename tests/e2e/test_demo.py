@@ -122,8 +122,8 @@ def test_a_replayed_journal_gives_the_same_events_and_alerts(clean_run, tmp_path
 
 
 def test_the_engine_killed_at_random_moments_restarts_and_the_hands_end_as_without_it(
-    clean_run, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    clean_run: tuple[Path, str, list[dict[str, object]]], tmp_path: Path
+) -> None:
     _, _, clean_rows = clean_run
     folder = tmp_path / "crashed"
     output = run_demo(folder, 3, kills=3)

@@ -33,6 +33,7 @@ from engine.observations import (
     CardMoved,
     CardTurned,
     ChipsInZone,
+    EngineInput,
     Face,
     Observation,
 )
@@ -47,7 +48,7 @@ TABLE = TableConfig(
 class Script:
     """Builds the inputs of a hand as the camera and the shoe would report them."""
 
-    items: list[object] = field(default_factory=list)
+    items: list[EngineInput] = field(default_factory=list)
     ts_ns: int = 0
     track: int = 0
     shoe_seq: int = 0
@@ -242,7 +243,7 @@ def a_hand(
 def continued(script: Script, at: int, pause_ns: int = 0) -> Script:
     """A script of inputs to splice into ``script`` at ``at``: it goes on from the input
     before (``pause_ns`` later), with the same cards."""
-    before: int = script.items[at - 1].ts_ns  # type: ignore[attr-defined]
+    before: int = script.items[at - 1].ts_ns
     return Script(ts_ns=before + pause_ns, tracks=script.tracks)
 
 
@@ -388,7 +389,9 @@ def test_a_shown_card_misread_as_a_card_lying_elsewhere_takes_the_shoes_read() -
         for i, item in enumerate(script.items)
         if isinstance(item, CardTurned) and item.card == "As"
     )
-    script.items[at] = replace(script.items[at], card="9s", conf=0.95)
+    turned = script.items[at]
+    assert isinstance(turned, CardTurned)
+    script.items[at] = replace(turned, card="9s", conf=0.95)
     events = fuse(script)
     assert next(e.cards for e in events if isinstance(e, Show)) == ("As", "Ad")
     assert alerts(events) == []
@@ -443,7 +446,7 @@ def test_chips_a_stack_shows_again_after_the_camera_missed_them_are_not_won() ->
     flicker = continued(script, at, pause_ns)
     flicker.chips("stack:1", 575)
     flicker.chips("stack:1", 600)
-    later = [replace(item, ts_ns=item.ts_ns + pause_ns + 300_000_000) for item in script.items[at:]]  # type: ignore[type-var]
+    later = [replace(item, ts_ns=item.ts_ns + pause_ns + 300_000_000) for item in script.items[at:]]
     script.items[at:] = flicker.items + later
     events = fuse(script)
     assert [(e.seat, e.amount) for e in events if isinstance(e, Award)] == [(2, 900)]
@@ -519,7 +522,7 @@ def _foreign_river(pause_ns: int) -> tuple[Script, int]:
     bet = len(river.items)
     river.ts_ns += pause_ns
     river.chips("bet:2", 100)
-    later = [replace(it, ts_ns=it.ts_ns + pause_ns + 200_000_000) for it in script.items[at + 1 :]]  # type: ignore[type-var]
+    later = [replace(it, ts_ns=it.ts_ns + pause_ns + 200_000_000) for it in script.items[at + 1 :]]
     script.items[at:] = river.items + later
     return script, at + bet
 
@@ -669,10 +672,10 @@ def test_the_stacks_the_camera_reads_after_the_first_card_came_out_are_in_the_ha
     first = next(i for i, item in enumerate(script.items) if isinstance(item, CardDrawn))
     before = script.items[:first]
     seat_3 = [item for item in before if str(getattr(item, "zone", "")).endswith(":3")]
-    read_ns: int = script.items[first].ts_ns  # type: ignore[attr-defined]
+    read_ns: int = script.items[first].ts_ns
     late = seat_3
     if stamped_after:
-        late = [replace(item, ts_ns=read_ns + 10 + k) for k, item in enumerate(seat_3)]  # type: ignore[type-var]
+        late = [replace(item, ts_ns=read_ns + 10 + k) for k, item in enumerate(seat_3)]
     script.items = [
         *(item for item in before if item not in seat_3),
         script.items[first],
@@ -693,7 +696,7 @@ def test_a_read_from_the_next_deck_waits_for_the_open_hand_to_end() -> None:
     clean = fuse(a_hand())
     script = a_hand()
     showdown = next(i for i, item in enumerate(script.items) if isinstance(item, CardTurned))
-    before: int = script.items[showdown - 1].ts_ns  # type: ignore[attr-defined]
+    before: int = script.items[showdown - 1].ts_ns
     next_deck = CardDrawn(
         ts_ns=before + 50, device="shoe", card="2c", tag_id=0, shoe_seq=1, deck_id=2
     )
@@ -709,14 +712,14 @@ def test_a_read_from_the_next_deck_waits_for_the_open_hand_to_end() -> None:
 def _next_hand(first: Script) -> Script:
     """``a_hand`` again after ``first``: later, new tracks, the shoe's next deck."""
     second = a_hand()
-    last_ns: int = first.items[-1].ts_ns  # type: ignore[attr-defined]
-    shifted: list[object] = []
+    last_ns: int = first.items[-1].ts_ns
+    shifted: list[EngineInput] = []
     for item in second.items:
-        moved = replace(item, ts_ns=item.ts_ns + last_ns + 1_000_000_000)  # type: ignore[type-var]
+        moved = replace(item, ts_ns=item.ts_ns + last_ns + 1_000_000_000)
         if isinstance(moved, CardDrawn):
             moved = replace(moved, deck_id=2, shoe_seq=moved.shoe_seq + first.shoe_seq)
-        elif hasattr(moved, "track"):
-            moved = replace(moved, track=moved.track + first.track)  # type: ignore[type-var]
+        elif isinstance(moved, CardAppeared | CardMoved | CardTurned | CardGone):
+            moved = replace(moved, track=moved.track + first.track)
         shifted.append(moved)
     second.items = shifted
     return second
@@ -733,8 +736,8 @@ def test_a_hands_first_card_seen_before_the_shoes_reads_waits_for_them() -> None
     items = second.items
     reads = [i for i, it in enumerate(items) if isinstance(it, CardDrawn)][:6]  # the hole cards
     seen = next(i for i, it in enumerate(items) if isinstance(it, CardAppeared))
-    resent_ns: int = items[seen].ts_ns + 1_000_000  # type: ignore[attr-defined]
-    late = [replace(items[i], ts_ns=resent_ns) for i in reads]  # type: ignore[type-var]
+    resent_ns: int = items[seen].ts_ns + 1_000_000
+    late = [replace(items[i], ts_ns=resent_ns) for i in reads]
     rest = [it for i, it in enumerate(items) if i not in reads]
     at = rest.index(items[seen]) + 1
     second.items = rest[:at] + late + rest[at:]
@@ -760,8 +763,8 @@ def test_reads_resent_before_the_camera_was_ever_heard_wait_for_it(camera: bool)
     items = script.items
     reads = [i for i, it in enumerate(items) if isinstance(it, CardDrawn)][:6]  # the hole cards
     dealt = next(i for i in range(reads[-1], len(items)) if isinstance(items[i], CardAppeared))
-    resent_ns: int = items[dealt].ts_ns + 1_000_000  # type: ignore[attr-defined]
-    resent = [replace(items[i], ts_ns=resent_ns) for i in reads]  # type: ignore[type-var]
+    resent_ns: int = items[dealt].ts_ns + 1_000_000
+    resent = [replace(items[i], ts_ns=resent_ns) for i in reads]
     script.items = resent + [it for i, it in enumerate(items) if i not in reads]
     fusion = Fusion(TABLE, button=1, camera=camera)
     events = [e for item in script.items for e in fusion.feed(item)]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+from typing import TypedDict
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +28,11 @@ from engine.events import (
 from engine.session import TableSession
 
 
+class _At(TypedDict):
+    seq: int
+    ts_ms: int
+
+
 @st.composite
 def hands(draw: st.DrawFn) -> tuple[list[Event], dict[int, int]]:
     game = draw(st.sampled_from(list(Game)))
@@ -32,7 +40,7 @@ def hands(draw: st.DrawFn) -> tuple[list[Event], dict[int, int]]:
     stacks = {seat: draw(st.integers(1, 2_000)) for seat in seats}
     seq = iter(range(1, 10_000))
 
-    def at() -> dict[str, int]:
+    def at() -> _At:
         n = next(seq)
         return {"seq": n, "ts_ms": n}
 
@@ -44,7 +52,7 @@ def hands(draw: st.DrawFn) -> tuple[list[Event], dict[int, int]]:
             seats=9,
             sb=5,
             bb=10,
-            rake_pct=draw(st.sampled_from([0, 5])),
+            rake_pct=Decimal(draw(st.sampled_from([0, 5]))),
             rake_cap=draw(st.integers(0, 30)),
         ),
         HandStart(**at(), hand="h", button=draw(st.integers(1, 9)), stacks=stacks),

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine import mutate, phh
+from engine.alerts import Alert
 from engine.clean_hands import RandomChooser, clean_hands
 from engine.events import Event
 from engine.session import TableSession
@@ -49,7 +50,8 @@ def test_the_completed_real_hands_raise_no_alert() -> None:
 def _injected(
     hands: list[tuple[list[Event], bool]], rng: random.Random, kinds: list[str] | None = None
 ) -> mutate.Score:
-    expected, alerts = [], []
+    expected: list[mutate.Expected] = []
+    alerts: list[Alert] = []
     for number, (events, as_dealt) in enumerate(hands):
         done = mutate.mutate(
             mutate.rename_hand(events, f"h{number}"), rng, as_dealt=as_dealt, kinds=kinds

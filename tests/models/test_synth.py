@@ -166,7 +166,7 @@ def test_a_card_mostly_beyond_the_image_is_not_labelled() -> None:
     edge = paste(canvas, face, (8 - width / 2, 200), 0, 0.5, owner=(ids, 1))  # 8 px in the frame
     placed = [(CARD, "Qs", inside), (CARD, "Qs", edge)]
     assert [label.box[0] for label in labelled(placed, ids, np.eye(3))] == [inside[0][0]]
-    moved = np.float32([[1, 0, -200 - width / 2 + 8], [0, 1, 0], [0, 0, 1]])  # the tilt
+    moved = np.array([[1, 0, -200 - width / 2 + 8], [0, 1, 0], [0, 0, 1]], np.float32)  # the tilt
     assert labelled(placed, ids, moved) == []
 
 
@@ -176,7 +176,7 @@ def test_past_the_canvas_the_camera_sees_the_table_not_the_objects_mirrored() ->
     table = np.full((100, 100, 3), 60, np.float32)
     canvas = table.copy()
     canvas[:, :10] = 250  # a card along the left edge
-    shrink = np.float32([[0.8, 0, 10], [0, 0.8, 10], [0, 0, 1]])  # the canvas 10 px in
+    shrink = np.array([[0.8, 0, 10], [0, 0.8, 10], [0, 0, 1]], np.float32)  # the canvas 10 px in
     for seed in range(4):
         image, _ = finish(canvas, random.Random(seed), shrink, beyond=table)
         card = image[20:80, 12:16].astype(float).mean()
@@ -213,10 +213,10 @@ def test_a_cards_corners_turn_its_view_back_upright_not_mirrored() -> None:
         )
         (card,) = scene.labels
         assert len(card.corners) == 4
-        quad = np.float32(card.corners)
+        quad = np.array(card.corners, np.float32)
         xs, ys = quad[:, 0].clip(0, 400), quad[:, 1].clip(0, 400)
         assert np.allclose(card.box, (xs.min(), ys.min(), xs.max(), ys.max()), atol=1.0)
-        upright = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+        upright = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
         grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
         turn = cv2.getPerspectiveTransform(quad, upright)
         seen = cv2.warpPerspective(grey, turn, (W, H))

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
-
+from models.image_file import read_image
 from models.synth.scene import BACK, CARD, CHIP, HAND
 from models.synth.table_tiles import TILE_PX, labels_in, write_split
 from models.synth.video import Layout, Truth
@@ -34,7 +33,7 @@ def test_tiles_of_a_rendered_hand_hold_its_objects_and_the_rails_ends(tmp_path: 
     assert len(images) == 24
     classes = set()
     for image in images:
-        assert cv2.imread(str(image)).shape == (TILE_PX, TILE_PX, 3)
+        assert read_image(image).shape == (TILE_PX, TILE_PX, 3)
         for line in (tmp_path / "labels" / "train" / f"{image.stem}.txt").read_text().splitlines():
             cls, *box = line.split()
             classes.add(int(cls))

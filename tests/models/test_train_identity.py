@@ -105,13 +105,13 @@ def test_a_classifier_that_read_colours_only_goes_on_reading_them_whatever_the_m
 
 
 def test_several_data_folders_train_together(tmp_path: Path) -> None:
-    for name, count, real in (("a", 3, True), ("b", 2, False)):
+    for name, count, is_real in (("a", 3, True), ("b", 2, False)):
         (tmp_path / name).mkdir()
         np.savez(
             tmp_path / name / "train.npz",
             crops=np.full((count, CROP_PX, CROP_PX, CHANNELS), count, np.uint8),
             labels=np.arange(count, dtype=np.int16),
-            real=np.full(count, real),
+            real=np.full(count, is_real),
         )
     crops, labels, real = load([tmp_path / "a", tmp_path / "b"], "train")
     assert crops.shape == (5, CROP_PX, CROP_PX, CHANNELS)

@@ -25,7 +25,7 @@ WINDOW = (0, 0, CROP_PX)
 
 @pytest.mark.parametrize("quarter_turns", [1, 2, 3])
 def test_a_crop_turned_by_quarter_turns_has_its_outline_turned_with_it(quarter_turns: int) -> None:
-    quad = np.float32([[30, 20], [70, 30], [60, 90], [20, 80]])
+    quad = np.array([[30, 20], [70, 30], [60, 90], [20, 80]], np.float32)
     turned = quad.copy()
     for _ in range(quarter_turns):  # np.rot90 of the crop: (x, y) -> (y, side - x)
         turned = np.stack([turned[:, 1], CROP_PX - turned[:, 0]], axis=1)

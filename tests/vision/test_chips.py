@@ -43,4 +43,5 @@ def test_real_chips_read_right_once_the_set_is_calibrated_from_other_chips_of_it
     (an installer's calibration); the default scheme alone is not enough under real light."""
     result = real_chips()
     assert result["crops"] == 29
-    assert result["accuracy_calibrated_leave_one_out"] >= 0.8  # measured 25 / 29
+    accuracy = result["accuracy_calibrated_leave_one_out"]
+    assert isinstance(accuracy, float) and accuracy >= 0.8  # measured 25 / 29

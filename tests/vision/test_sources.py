@@ -14,7 +14,7 @@ from vision.sources import CameraError, LatestFrame, describe, open_capture, vid
 
 
 def write_video(path: Path, frames: int, size: tuple[int, int] = (160, 120)) -> None:
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30.0, size)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 30.0, size)
     assert writer.isOpened()
     for i in range(frames):
         image = np.zeros((size[1], size[0], 3), np.uint8)

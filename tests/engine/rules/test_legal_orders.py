@@ -35,7 +35,7 @@ def _everyone_folds(log: Log) -> None:
     ],
 )
 def test_uncontested_winner_throws_his_cards_in_before_the_push(ending: Step, push: Step) -> None:
-    log = scenario(preflop=_everyone_folds, **NO_POSTFLOP, showdown=ending, push=push)
+    log = scenario(None, None, preflop=_everyone_folds, **NO_POSTFLOP, showdown=ending, push=push)
     assert rules(log.report()) == []
 
 

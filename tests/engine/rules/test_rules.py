@@ -51,9 +51,9 @@ def _side_pot_hand(main_first: bool) -> dict[str, Step | None]:
         log.show(1, "2h3d").show(3, "AsAd").show(2, "KdKh").add("muck", seat=1)
 
     def push(log: Log) -> None:
-        main, side = (lambda: log.award(2, 1170, "main")), (lambda: log.award(3, 400, "side1"))
-        for step in (main, side) if main_first else (side, main):
-            step()
+        pots = [(2, 1170, "main"), (3, 400, "side1")]
+        for seat, amount, pot in pots if main_first else pots[::-1]:
+            log.award(seat, amount, pot)
         log.add("rake", amount=30)
 
     return {

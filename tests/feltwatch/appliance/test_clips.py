@@ -13,6 +13,7 @@ from engine.alerts import Alert, Severity
 from engine.core import Proved
 from engine.table_files import TableFiles
 from feltwatch.appliance.clips import ClipMaker
+from models.image_file import read_image
 from models.synth.video import Layout
 from vision.recorder import Recorder
 from vision.zones import ZoneMap
@@ -70,7 +71,7 @@ def test_an_alert_gets_a_clip_and_a_key_frame_from_each_camera_that_recorded(
     assert overhead["camera"] == "overhead" and overhead["frames"] == 26  # 108 s to 113 s at 5/s
     assert (tmp_path / overhead["clip"]).is_file()
     assert overhead["clip"] == "clips/t7/hand-4/57-R-POT-5-overhead.avi"
-    key = cv2.imread(str(tmp_path / overhead["key_frame"]))
+    key = read_image(tmp_path / overhead["key_frame"])
     assert key.shape == (360, 640, 3)
     red = (key[:, :, 2] > 200) & (key[:, :, 1] < 60) & (key[:, :, 0] < 60)
     assert red.sum() > 100  # the seat's zones drawn in red

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from engine.core import EngineCore
-from engine.observations import ChipsInZone
+from engine.observations import ChipsInZone, EngineInput
 from engine.simulate import demo_table
 from feltwatch.appliance.ipc import ObservationSender, ObservationServer
 
@@ -27,7 +27,7 @@ def until(predicate, timeout_s: float = 10.0) -> bool:  # type: ignore[no-untype
 
 def test_observations_survive_an_engine_restart_and_copies_are_dropped(tmp_path: Path) -> None:
     path = tmp_path / "engine.sock"
-    got: list[object] = []
+    got: list[EngineInput] = []
     errors: list[str] = []
     server = ObservationServer(path, got.append, errors.append).start()
     sender = ObservationSender(path).start()
@@ -53,7 +53,7 @@ def test_a_line_that_is_not_an_observation_is_reported_and_skipped(tmp_path: Pat
     import socket
 
     path = tmp_path / "engine.sock"
-    got: list[object] = []
+    got: list[EngineInput] = []
     errors: list[str] = []
     server = ObservationServer(path, got.append, errors.append).start()
     client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

@@ -3,13 +3,14 @@ raises the alerts of a hand it rests on as unverified, with the reason, never as
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
 
 from engine.alerts import Severity
 from engine.core import EngineCore
-from engine.observations import ViewDegraded
+from engine.observations import EngineInput, ViewDegraded
 from feltwatch.demo.frames import CAMERA, observed_truth, shoe_reads
 from models.synth import session as demo
 from models.synth.video import FPS
@@ -86,7 +87,9 @@ def test_a_stale_source_is_told_while_it_lasts_and_when_frames_come_back() -> No
 
 
 @pytest.fixture(scope="module")
-def short_payout(monkeypatch_module: pytest.MonkeyPatch) -> tuple[demo.DemoSession, list]:  # type: ignore[type-arg]
+def short_payout(
+    monkeypatch_module: pytest.MonkeyPatch,
+) -> tuple[demo.DemoSession, list[EngineInput]]:
     """Two hands, the second pushed short (a critical alert), and what the camera saw."""
     monkeypatch_module.setattr(demo, "injection_plan", lambda seed, hands: {2: "short_award"})
     session = demo.DemoSession(seed=5, hands=2)
@@ -94,7 +97,7 @@ def short_payout(monkeypatch_module: pytest.MonkeyPatch) -> tuple[demo.DemoSessi
 
 
 @pytest.fixture(scope="module")
-def monkeypatch_module() -> pytest.MonkeyPatch:
+def monkeypatch_module() -> Iterator[pytest.MonkeyPatch]:
     with pytest.MonkeyPatch.context() as patch:
         yield patch
 
@@ -119,7 +122,7 @@ def _during(session: demo.DemoSession, number: int) -> ViewDegraded:
 
 
 def test_an_alert_of_a_hand_seen_through_a_degraded_view_is_unverified_never_critical(
-    short_payout,  # type: ignore[no-untyped-def]
+    short_payout: tuple[demo.DemoSession, list[EngineInput]],
 ) -> None:
     session = short_payout[0]
     clear, _ = _run(short_payout, [])

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import cv2
 import pytest
@@ -84,11 +85,11 @@ TO_FOLDER = [
 
 
 def feltwatch(
-    argv: list[str], stdout: object = subprocess.DEVNULL
+    argv: list[str], stdout: int | IO[str] = subprocess.DEVNULL
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "feltwatch", *argv],
-        stdout=stdout,  # type: ignore[arg-type]
+        stdout=stdout,
         stderr=subprocess.PIPE,
         text=True,
         check=False,

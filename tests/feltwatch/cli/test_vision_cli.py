@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from feltwatch.cli.main import main
+from models.image_file import read_image
 from models.synth.scene import render
 from models.synth.video import Layout
 from vision.zones import ZoneMap
@@ -30,7 +31,7 @@ def test_detect_prints_one_json_object_per_image_with_labels_boxes_and_chip_valu
     table_image: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     big = table_image.with_name("big.jpg")  # a 24-megapixel still of the same table
-    cv2.imwrite(str(big), cv2.resize(cv2.imread(str(table_image)), (6000, 4000)))
+    cv2.imwrite(str(big), cv2.resize(read_image(table_image), (6000, 4000)))
     assert main(["detect", str(table_image), str(big), "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["image"] for line in lines] == [str(table_image), str(big)]
@@ -77,7 +78,7 @@ def test_calibrate_draws_a_grid_then_writes_zones_the_worker_accepts(
     monkeypatch.chdir(tmp_path)  # told nowhere, it writes under build/, not the folder's top
     assert main(["calibrate", str(still)]) == 0
     assert (tmp_path / "build" / "calibration" / "calibration.png").is_file()
-    assert cv2.imread(str(grid)).shape == (1080, 1920, 3)
+    assert read_image(grid).shape == (1080, 1920, 3)
     assert "--corners" in capsys.readouterr().out
     corners = " ".join(f"{x},{y}" for x, y in layout.zone_config()["corners_px"])  # type: ignore[attr-defined]
     out, check = tmp_path / "zones.yaml", tmp_path / "check.png"

@@ -25,7 +25,7 @@ def test_watch_prints_the_observations_of_a_video_file(
     layout = Layout(seats=3)
     video = HandVideo(layout, [Deal("7c", "seat:1"), Deal("Qh", "board", "up"), Pause(0.5)])
     path = tmp_path / "hand.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30.0, layout.frame)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 30.0, layout.frame)
     for frame in video.frames():
         writer.write(frame.image)
     writer.release()

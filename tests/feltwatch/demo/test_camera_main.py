@@ -13,7 +13,7 @@ from feltwatch.demo.camera import _played
 
 def test_a_video_is_played_on_its_timeline_and_late_frames_are_skipped(tmp_path: Path) -> None:
     path = tmp_path / "session.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (64, 36))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 30, (64, 36))
     for i in range(10):
         writer.write(np.full((36, 64, 3), 20 * i, np.uint8))
     writer.release()
