@@ -1,10 +1,17 @@
 """Test-wide settings: hypothesis never judges by wall-clock time (CI machines are shared); the
 compiled engine modules, if any, must not be older than their sources."""
 
+from __future__ import annotations
+
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+if TYPE_CHECKING:
+    from tests.services.servers import Postgres
 
 ENGINE = Path(__file__).resolve().parents[1] / "engine"
 
@@ -33,7 +40,7 @@ settings.load_profile("feltwatch")
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgres]:
     """A real PostgreSQL on loopback for the session (``tests/services/servers.py``)."""
     from tests.services.servers import postgres
 

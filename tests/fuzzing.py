@@ -24,6 +24,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from tests.eventlog import SHARED
+from tests.present import present
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,7 +89,7 @@ def mutate_json(value: object, rng: random.Random, depth: int = 0) -> object:
         items = list(value)
         i = rng.randrange(len(items))
         items[i] = mutate_json(items[i], rng, depth + 1)
-        return copy
+        return items
     if rng.random() < 0.1:
         return json.loads(nested(rng.choice((50, 500))))
     return rng.choice(STRANGE_VALUES)
@@ -188,8 +189,8 @@ def serial_seeds() -> list[bytes]:
     from devices.framing import Frame, encode
     from devices.messages import CardDrawnMsg, ShoeLoadedMsg
 
-    loaded = ShoeLoadedMsg.FORMAT.pack(7, 1)  # type: ignore[union-attr]
-    drawn = CardDrawnMsg.FORMAT.pack(1, 7, 12345, b"As")  # type: ignore[union-attr]
+    loaded = present(ShoeLoadedMsg.FORMAT).pack(7, 1)
+    drawn = present(CardDrawnMsg.FORMAT).pack(1, 7, 12345, b"As")
     frames = [
         encode(Frame(ShoeLoadedMsg.TYPE, 1, loaded)),
         encode(Frame(CardDrawnMsg.TYPE, 2, drawn)),
@@ -226,7 +227,7 @@ def mqtt_feed() -> tuple[Feed, list[bytes]]:
         topic = wire.topic("t1", kind.decode("utf-8", "replace"))
         message = SimpleNamespace(topic=topic, payload=payload, qos=0, mid=0)
         before = ingest.bad
-        ingest._store([message])  # type: ignore[list-item]
+        ingest._store([message])  # type: ignore[list-item]  # a broker message's fields
         if ingest.bad != before:
             raise Refused
 

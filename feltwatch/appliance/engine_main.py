@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Protocol
 
 from devices.host import HostSession
 from devices.link import DeviceLink
@@ -62,6 +63,13 @@ LOG = logging.getLogger("feltwatch.engine")
 SOURCE_OUTPUT = "engine output"
 """The health source of the engine's writing: the journal and its output files."""
 
+
+class Light(Protocol):
+    """The table's light (its device link)."""
+
+    def set_light(self, colour: str, pattern: str) -> None: ...
+
+
 KINDS = {"shoe": DeviceKind.SHOE, "tray": DeviceKind.TRAY, "light": DeviceKind.LIGHT}
 
 
@@ -70,7 +78,7 @@ class FanOut:
 
     def __init__(self, config: Config, files: TableFiles) -> None:
         self.table = config.table.name
-        self.light: DeviceLink | None = None
+        self.light: Light | None = None
         self.clips: ClipMaker | None = None
         self.service: EngineService | None = None
         self._events = LineWriter(files.events, fsync=False)

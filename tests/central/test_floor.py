@@ -111,7 +111,8 @@ def test_three_tables_reach_the_floor_through_a_broker_outage_and_a_central_rest
                 counts: dict[str, int] = dict(
                     db.execute("SELECT table_name, COUNT(*) FROM events GROUP BY 1").fetchall()
                 )
-                (total,) = db.execute("SELECT COUNT(*) FROM alerts").fetchone()  # type: ignore[misc]
+                row = db.execute("SELECT COUNT(*) FROM alerts").fetchone()
+                total = int(row[0]) if row is not None else 0
             return ids, counts, total
 
         want = {name: {str(r["id"]) for r in raised[name]} for name in TABLES}

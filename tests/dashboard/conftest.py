@@ -6,8 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import httpx2 as httpx
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from dashboard.app import create_app
@@ -40,16 +43,16 @@ class Site:
     table: Table
     feed: Feed
     lights: Lights
-    app: object
+    app: FastAPI
 
     def client(self, user: str | None = None) -> TestClient:
-        client = TestClient(self.app, base_url="https://testserver")  # type: ignore[arg-type]
+        client = TestClient(self.app, base_url="https://testserver")
         if user is not None:
             login(client, user)
         return client
 
 
-def login(client: TestClient, user: str, password: str = PASSWORD) -> object:
+def login(client: TestClient, user: str, password: str = PASSWORD) -> httpx.Response:
     client.get("/login")
     token = client.cookies.get("feltwatch_login")
     return client.post(
@@ -63,7 +66,7 @@ def csrf(client: TestClient) -> dict[str, str]:
     return {"X-CSRF-Token": client.get("/api/me").json()["csrf"]}
 
 
-def make_site(folder: Path, **settings: object) -> Site:
+def make_site(folder: Path, **settings: Any) -> Site:
     table = write_table(folder)
     add_clip(table, table.alerts[0][1])
     store = SqliteStore(folder / "dashboard.sqlite3")
@@ -75,7 +78,7 @@ def make_site(folder: Path, **settings: object) -> Site:
     lights = Lights()
     app = create_app(
         store,
-        Settings(tables={files.table: files}, acknowledge=lights, **settings),  # type: ignore[arg-type]
+        Settings(tables={files.table: files}, acknowledge=lights, **settings),
     )
     return Site(store, table, feed, lights, app)
 

@@ -8,11 +8,13 @@ import zipfile
 
 import pytest
 from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
 from pokerkit import HandHistory
 
 from dashboard.exports import verify_bundle
 from dashboard.store import Role
 from tests.dashboard.conftest import ROLES, Site, csrf, login
+from tests.present import present
 
 USERS = {role: name for name, role in ROLES.items()}
 
@@ -63,7 +65,7 @@ def test_the_matrix_names_every_route(site: Site) -> None:
     import re
 
     listed = {(m, re.sub(r"\?.*", "", p)) for m, p, _, _ in routes(site)}
-    for route in site.app.routes:  # type: ignore[attr-defined]
+    for route in site.app.routes:
         if not isinstance(route, APIRoute):
             continue
         for method in route.methods or ():
@@ -72,7 +74,9 @@ def test_the_matrix_names_every_route(site: Site) -> None:
             assert found, f"{method} {route.path} is not in the role matrix"
 
 
-def _call(client, method: str, path: str, body: object, headers: dict[str, str]):  # type: ignore[no-untyped-def]
+def _call(
+    client: TestClient, method: str, path: str, body: object, headers: dict[str, str]
+) -> tuple[int, str]:
     if path.startswith("/api/stream"):
         with client.stream(method, path, headers=headers) as response:
             return response.status_code, response.headers.get("location", "")
@@ -110,7 +114,7 @@ def test_a_viewer_cannot_acknowledge(site: Site) -> None:
     alert = site.store.alerts()[0]
     response = client.post(f"/api/alerts/{alert.id}/ack", headers=csrf(client))
     assert response.status_code == 403
-    assert site.store.alert(alert.id).status == "open"  # type: ignore[union-attr]
+    assert present(site.store.alert(alert.id)).status == "open"
     assert site.lights.calls == []
 
 
@@ -190,13 +194,13 @@ def test_a_change_without_the_csrf_token_is_refused(site: Site) -> None:
     wrong = {"X-CSRF-Token": "not-the-token"}
     assert client.post(f"/api/alerts/{alert.id}/ack", headers=wrong).status_code == 403
     assert client.post("/logout", follow_redirects=False).status_code == 403
-    assert site.store.alert(alert.id).status == "open"  # type: ignore[union-attr]
+    assert present(site.store.alert(alert.id)).status == "open"
 
 
 def test_session_cookie_is_httponly_secure_and_samesite(site: Site) -> None:
     client = site.client()
     response = login(client, "viewer1")
-    cookie = response.headers["set-cookie"]  # type: ignore[attr-defined]
+    cookie = response.headers["set-cookie"]
     assert "feltwatch_session=" in cookie
     for flag in ("HttpOnly", "Secure", "SameSite=strict"):
         assert flag.lower() in cookie.lower(), cookie
@@ -204,9 +208,9 @@ def test_session_cookie_is_httponly_secure_and_samesite(site: Site) -> None:
 
 def test_login_is_rate_limited_and_audited(site: Site) -> None:
     client = site.client()
-    codes = [login(client, "super1", "wrong password!").status_code for _ in range(6)]  # type: ignore[attr-defined]
+    codes = [login(client, "super1", "wrong password!").status_code for _ in range(6)]
     assert codes[:5] == [401] * 5 and codes[5] == 429
-    assert login(client, "super1").status_code == 429  # type: ignore[attr-defined]  # the right one too, for now
+    assert login(client, "super1").status_code == 429  # the right one too, for now
     actions = [a.action for a in site.store.audit_log()]
     assert actions.count("login failed") == 5 and "login refused" in actions
 
@@ -247,7 +251,7 @@ def test_admin_adds_accounts_with_real_passwords(site: Site) -> None:
     fresh = site.client()
     login(fresh, "new1", "a long passphrase")
     assert fresh.get("/api/me").json()["role"] == "supervisor"
-    assert "$argon2id$" in site.store.user("new1").password_hash  # type: ignore[union-attr]
+    assert "$argon2id$" in present(site.store.user("new1")).password_hash
 
 
 def test_hands_search(site: Site) -> None:

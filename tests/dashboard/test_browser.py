@@ -46,6 +46,7 @@ from tests.dashboard.appliance import (
     write_table,
 )
 from tests.dashboard.conftest import PASSWORD
+from tests.present import present
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -169,7 +170,7 @@ def test_log_in_see_a_new_alert_acknowledge_review_and_download(
     assert page.locator("table.timeline tr").count() > 10
     # Each event at its wall-clock time in the casino's zone (UTC+5:45 there: its minutes are
     # not the browser's), and its time into the hand.
-    started = served.store.hand(served.table.name, hand).started_at  # type: ignore[union-attr]
+    started = present(served.store.hand(served.table.name, hand)).started_at
     first = page.locator("table.timeline tbody tr").first
     shown = first.locator("td.time").inner_text()
     assert datetime.fromtimestamp(started, ZoneInfo(ZONE)).strftime("%M:%S") in shown, shown

@@ -49,7 +49,7 @@ def test_logins_tried_together_are_limited_as_if_tried_in_turn(site: Site) -> No
     lock = threading.Lock()
 
     def attempt() -> None:
-        code = login(site.client(), "super1", "wrong password!").status_code  # type: ignore[attr-defined]
+        code = login(site.client(), "super1", "wrong password!").status_code
         with lock:
             codes.append(code)
 
@@ -90,7 +90,7 @@ def test_file_routes_do_not_follow_links_out_of_their_folder(site: Site, tmp_pat
     secret = tmp_path / "secret.txt"
     secret.write_text("not for the dashboard")
     cameras = site.table.journal_dir / "demo.cameras"
-    for files in site.app.state.settings.tables.values():  # type: ignore[attr-defined]
+    for files in site.app.state.settings.tables.values():
         cameras = files.cameras_dir
     cameras.mkdir(parents=True, exist_ok=True)
     (cameras / "evil.jpg").symlink_to(secret)
@@ -133,7 +133,7 @@ def test_security_headers_and_escaped_download_names(site: Site) -> None:
     policy = response.headers["content-security-policy"]
     assert "base-uri 'none'" in policy and "form-action 'self'" in policy
     assert response.headers["strict-transport-security"].startswith("max-age=")
-    plain = TestClient(site.app, base_url="http://testserver")  # type: ignore[arg-type]
+    plain = TestClient(site.app, base_url="http://testserver")
     assert "strict-transport-security" not in plain.get("/login").headers
     header = attachment('hand "1"\r\n; x.phh')
     assert "\r" not in header and "\n" not in header

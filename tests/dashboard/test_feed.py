@@ -12,6 +12,7 @@ from dashboard.store import HandQuery
 from dashboard.store.sqlite import SqliteStore
 from engine.table_files import TableFiles
 from tests.dashboard.appliance import write_table
+from tests.present import present
 
 
 def test_everything_once_bad_lines_said_and_a_restart_resumes(tmp_path: Path) -> None:
@@ -69,8 +70,8 @@ def test_an_acknowledgement_on_another_dashboard_is_taken_here(tmp_path: Path) -
            "alert": first.id, "wall": 9.0}  # fmt: skip
     table.file("light").write_text(json.dumps(row) + "\n")
     feed.poll()
-    assert store.alert(first.id).acknowledged_by == "sup (central)"  # type: ignore[union-attr]
-    assert store.alert(second.id).status == "open"  # type: ignore[union-attr]
+    assert present(store.alert(first.id)).acknowledged_by == "sup (central)"
+    assert present(store.alert(second.id)).status == "open"
 
 
 def test_a_camera_whose_view_is_degraded_is_shown_degraded_with_why(tmp_path: Path) -> None:

@@ -61,16 +61,20 @@ def judged(rows: list[dict[str, object]]) -> set[tuple[object, ...]]:
     return {(r["hand"], r["rule"], r["family"], r["seat"]) for r in rows}
 
 
+CleanRun = tuple[Path, str, list[dict[str, object]]]
+"""The uninterrupted demo: its folder, its console output, the rows of its alerts."""
+
+
 @pytest.fixture(scope="module")
 def clean_run(
     tmp_path_factory: pytest.TempPathFactory,
-) -> tuple[Path, str, list[dict[str, object]]]:
+) -> CleanRun:
     folder = tmp_path_factory.mktemp("demo") / "uninterrupted"
     output = run_demo(folder, HANDS)
     return folder, output, alerts(folder)
 
 
-def test_exactly_the_injected_irregularities_raise_alerts(clean_run) -> None:  # type: ignore[no-untyped-def]
+def test_exactly_the_injected_irregularities_raise_alerts(clean_run: CleanRun) -> None:
     _folder, output, rows = clean_run
     expected: tuple[Expected, ...] = DemoSession(seed=SEED, hands=HANDS).expected
     assert {e.family for e in expected} == {
@@ -98,7 +102,9 @@ def test_exactly_the_injected_irregularities_raise_alerts(clean_run) -> None:  #
     assert "green steady" not in looks[1:]
 
 
-def test_a_replayed_journal_gives_the_same_events_and_alerts(clean_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_replayed_journal_gives_the_same_events_and_alerts(
+    clean_run: CleanRun, tmp_path: Path
+) -> None:
     folder, _, rows = clean_run
     events = tmp_path / "events.jsonl"
     done = subprocess.run(
@@ -122,7 +128,7 @@ def test_a_replayed_journal_gives_the_same_events_and_alerts(clean_run, tmp_path
 
 
 def test_the_engine_killed_at_random_moments_restarts_and_the_hands_end_as_without_it(
-    clean_run: tuple[Path, str, list[dict[str, object]]], tmp_path: Path
+    clean_run: CleanRun, tmp_path: Path
 ) -> None:
     _, _, clean_rows = clean_run
     folder = tmp_path / "crashed"
@@ -161,7 +167,7 @@ def test_the_engine_killed_at_random_moments_restarts_and_the_hands_end_as_witho
     assert seqs == list(range(1, len(seqs) + 1))
 
 
-def test_the_dashboard_stored_every_alert_and_hand(clean_run) -> None:  # type: ignore[no-untyped-def]
+def test_the_dashboard_stored_every_alert_and_hand(clean_run: CleanRun) -> None:
     """The dashboard process followed the engine's files: every alert (by id), every hand with
     what the engine computed, the devices' health and the light, all in its store."""
     folder, _output, rows = clean_run

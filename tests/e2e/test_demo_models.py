@@ -40,7 +40,7 @@ def video(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DemoSessio
 
 
 @pytest.fixture(scope="module")
-def observed(video) -> tuple[Observed, Observed]:  # type: ignore[no-untyped-def]
+def observed(video: tuple[DemoSession, Path]) -> tuple[Observed, Observed]:
     """The worker on every frame, and on the frames a busy core reads (in another process, at
     the same time: spawned, as this one holds onnxruntime's and OpenCV's threads)."""
     session, path = video
@@ -72,15 +72,17 @@ def check(session: DemoSession, alerts: list[Alert]) -> None:
             assert seat in {a.seat for a in raised}
 
 
-def test_the_models_raise_exactly_the_injected_irregularities(video, observed) -> None:  # type: ignore[no-untyped-def]
+def test_the_models_raise_exactly_the_injected_irregularities(
+    video: tuple[DemoSession, Path], observed: tuple[Observed, Observed]
+) -> None:
     session, _ = video
     every, _ = observed
     assert every.dropped == 0
     check(session, alerts_of(session, every.observations))
 
 
-def test_a_camera_dropping_frames_raises_exactly_the_injected_irregularities(  # type: ignore[no-untyped-def]
-    video, observed
+def test_a_camera_dropping_frames_raises_exactly_the_injected_irregularities(
+    video: tuple[DemoSession, Path], observed: tuple[Observed, Observed]
 ) -> None:
     """The frames a camera process short of CPU reads: some dropped, most while hands move
     (the detector reads more tiles then), the same frames every run."""

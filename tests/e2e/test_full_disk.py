@@ -12,8 +12,9 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -22,6 +23,8 @@ from engine.mutate import Expected
 from feltwatch.appliance.journal import BadLine, read
 from models.synth.session import DemoSession
 from tests.e2e.demo_process import truth_demo
+
+T = TypeVar("T")
 
 SEED = 7
 HANDS = 4
@@ -85,7 +88,9 @@ def lights(folder: Path) -> list[str]:
     return [f"{COLOURS[r['colour']]} {PATTERNS[r['pattern']]}" for r in rows]
 
 
-def wait_for(what: str, check, demo: subprocess.Popen[bytes], timeout_s: float = 300):  # type: ignore[no-untyped-def]
+def wait_for(
+    what: str, check: Callable[[], T], demo: subprocess.Popen[bytes], timeout_s: float = 300
+) -> T:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         found = check()
@@ -120,7 +125,7 @@ def test_a_full_journal_disk_is_shown_and_nothing_is_lost_once_there_is_room(
             lambda: (h := health(folder, "journal disk")) and h[0] == "error" and h,
             demo,
         )
-        assert "journal disk full" in full[1]
+        assert full and "journal disk full" in full[1]
         with sqlite3.connect(folder / "dashboard.sqlite3", timeout=5) as db:
             (at,) = db.execute("SELECT at FROM health WHERE source = 'journal disk'").fetchone()
         print(f"the dashboard said the journal disk is full {at - filled_at:.2f} s after it was")

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from engine import codec
 from engine.clean_hands import RandomChooser, clean_hands
+from engine.events import Event
 from engine.session import CheckResult, check
 
 T = TypeVar("T")
@@ -38,7 +39,7 @@ class DataChooser:
         return self.data.draw(st.integers(low, high))
 
 
-def _checked(events: list) -> CheckResult:  # type: ignore[type-arg]
+def _checked(events: list[Event]) -> CheckResult:
     text = codec.dump_events(events)
     return check(codec.iter_lines("clean.jsonl", io.StringIO(text)), "clean.jsonl")
 

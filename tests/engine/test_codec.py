@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine import codec
 from engine.errors import EventError, InputError
-from engine.events import Action, ActionKind, CardSeen, Face, TableConfig
+from engine.events import Action, ActionKind, Award, CardSeen, Face, TableConfig, TrayCount
 from tests.eventlog import Log
 
 GOOD = [
@@ -174,9 +174,10 @@ def test_whole_numbers_written_as_floats_are_read_where_an_integer_is_meant() ->
     event = codec.parse_line(
         '{"type":"award","seq":3.0,"ts_ms":21600.0,"seat":2.0,"amount":1.5e3,"pot":"main"}'
     )
-    assert (event.seq, event.ts_ms, event.seat, event.amount) == (3, 21600, 2, 1500)  # type: ignore[attr-defined]
+    assert isinstance(event, Award)
+    assert (event.seq, event.ts_ms, event.seat, event.amount) == (3, 21600, 2, 1500)
     tray = codec.parse_line('{"type":"tray","seq":1,"ts_ms":0,"counts":{"25":40.0}}')
-    assert tray.counts == {25: 40}  # type: ignore[attr-defined]
+    assert isinstance(tray, TrayCount) and tray.counts == {25: 40}
 
 
 def _items(log: Log) -> list[tuple[int, object]]:

@@ -7,12 +7,12 @@ import random
 from dataclasses import replace
 
 from engine import codec
-from engine.session import check
+from engine.session import CheckResult, check
 from engine.simulate import demo_table, simulate_hand
 from tests.engine.rules.scenario import scenario
 
 
-def _check(text: str):  # type: ignore[no-untyped-def]
+def _check(text: str) -> CheckResult:
     return check(codec.iter_lines("log.jsonl", io.StringIO(text)), "log.jsonl")
 
 

@@ -348,12 +348,16 @@ def test_a_hole_card_seen_in_the_pot_and_back_in_its_seat_is_not_a_card_thrown_i
         at = next(i for i, item in enumerate(script.items) if isinstance(item, CardTurned))
         detour = continued(script, at)
         track = script.tracks["Kh"]
-        common = {"camera": "c", "track": track, "face": Face.DOWN, "card": None, "conf": 0.5}
-        detour.items.append(
-            CardMoved(ts_ns=detour._ts(), source="seat:1", zone="pot", **common)  # type: ignore[arg-type]
-        )
-        extra = {"source": "pot"} if back is CardMoved else {}
-        detour.items.append(back(ts_ns=detour._ts(), zone="seat:1", **extra, **common))  # type: ignore[arg-type]
+        out = CardMoved(ts_ns=detour._ts(), camera="c", track=track, source="seat:1", zone="pot",
+                        face=Face.DOWN, card=None, conf=0.5)  # fmt: skip
+        ts = detour._ts()
+        back_in: CardMoved | CardAppeared = (
+            replace(out, ts_ns=ts, source="pot", zone="seat:1")
+            if back is CardMoved
+            else CardAppeared(ts_ns=ts, camera="c", track=track, zone="seat:1", face=Face.DOWN,
+                              card=None, conf=0.5)
+        )  # fmt: skip
+        detour.items += [out, back_in]
         script.items[at:at] = detour.items
         events = fuse(script)
         assert [(e.TYPE, getattr(e, "to", None)) for e in events] == [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.eventlog import Log, rules
@@ -9,12 +11,12 @@ from tests.eventlog import Log, rules
 STACKS3 = {1: 1000, 2: 1000, 3: 1000}
 
 
-def three_handed(**table: object) -> Log:
+def three_handed(**table: Any) -> Log:
     """Seats 1, 2, 3 with the button on 3: seat 1 small blind, seat 2 big blind, seat 3 first."""
     return (
         Log(**table)
         .hand("h1", 3, STACKS3)
-        .blinds((1, int(table.get("sb", 50))), (2, int(table.get("bb", 100))))  # type: ignore[call-overload]
+        .blinds((1, int(table.get("sb", 50))), (2, int(table.get("bb", 100))))
         .deal({1: "2h3d", 2: "7c8c", 3: "9s9d"})
     )
 

@@ -31,7 +31,7 @@ def _generated(count: int, seed: int) -> Iterator[list[Event]]:
         yield mutate.rename_hand([config, *events], f"g{number}")
 
 
-def _alerts(events: list[Event]) -> tuple:  # type: ignore[type-arg]
+def _alerts(events: list[Event]) -> tuple[Alert, ...]:
     session = TableSession()
     report = None
     for event in events:

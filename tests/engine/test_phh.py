@@ -11,7 +11,7 @@ import pytest
 from pokerkit import HandHistory
 
 from engine import codec, phh
-from engine.events import Action, Event, Muck, Show
+from engine.events import Action, CardSeen, Event, Muck, Show
 from engine.phh_replay import replay_files, run_hand
 from tests.eventlog import SHARED, Log
 
@@ -84,8 +84,8 @@ def _moves(events: tuple[Event, ...] | list[Event]) -> list[tuple[object, ...]]:
             out.append(("show", e.seat, e.cards))
         elif isinstance(e, Muck):
             out.append(("muck", e.seat))
-        elif e.TYPE == "card" and e.to == "board":  # type: ignore[attr-defined]
-            out.append(("board", e.card))  # type: ignore[attr-defined]
+        elif isinstance(e, CardSeen) and e.to == "board":
+            out.append(("board", e.card))
     return out
 
 
@@ -120,8 +120,8 @@ def test_heads_up_export_keeps_pokerkit_positions() -> None:
         .act(2, "fold")
         .end("hu")
     )
-    events = [e for _, e in codec.iter_lines("x", io.StringIO(log.text()))]
-    config, hand_events = next(phh.split_hands(events))  # type: ignore[arg-type]
+    events = [e for _, e in codec.iter_lines("x", io.StringIO(log.text())) if isinstance(e, Event)]
+    config, hand_events = next(phh.split_hands(events))
     exported = phh.from_events(config, hand_events)
     final = list(HandHistory.loads(exported.dumps()))[-1]
     assert list(final.stacks) == [1300, 700]  # p1 = seat 1, the big blind; p2 = the button

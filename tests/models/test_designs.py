@@ -11,14 +11,14 @@ import pytest
 
 from engine.cards import DECK
 from models.synth.cards import H, W
-from models.synth.designs import ALL, HELD_OUT, REAL, TRAINING, design
+from models.synth.designs import ALL, HELD_OUT, REAL, TRAINING, CardDesign, design
 from models.synth.room import LIGHT_CHIPS
 from models.synth.scene import CHIP, render
 from models.synth.wear import weathered
 
 
 @pytest.mark.parametrize("deck", ALL, ids=lambda d: d.name)
-def test_every_design_draws_52_distinct_faces_and_a_back(deck) -> None:  # type: ignore[no-untyped-def]
+def test_every_design_draws_52_distinct_faces_and_a_back(deck: CardDesign) -> None:
     faces = [deck.face(card) for card in DECK]
     assert {f.bgr.tobytes() for f in faces}.__len__() == 52
     for sprite in (*faces, deck.back(0)):
@@ -30,7 +30,7 @@ def test_every_design_draws_52_distinct_faces_and_a_back(deck) -> None:  # type:
 
 
 @pytest.mark.parametrize("deck", REAL, ids=lambda d: d.name)
-def test_a_real_decks_corner_index_is_printed(deck) -> None:  # type: ignore[no-untyped-def]
+def test_a_real_decks_corner_index_is_printed(deck: CardDesign) -> None:
     """The index (rank over suit) in the top left corner has ink on every face: a font the
     rasteriser lacks would leave the jumbo deck's ranks blank, and every card of a rank alike."""
     for card in DECK:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -25,7 +26,9 @@ def test_every_steps_arguments_are_read_by_its_modules_parser(
     argv = step.command("python", values, 1.0)[3:]
     parse = argparse.ArgumentParser.parse_args
 
-    def parsed(self, args=None, namespace=None):  # type: ignore[no-untyped-def]
+    def parsed(
+        self: argparse.ArgumentParser, args: object = None, namespace: object = None
+    ) -> NoReturn:
         parse(self, argv, namespace)
         raise _Parsed
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.detector import decode, letterbox
+from vision.detector import Detection, decode, letterbox
 
 
 def test_letterbox_keeps_the_aspect_and_centres_the_image() -> None:
@@ -48,7 +48,7 @@ def test_chips_seen_twice_or_in_the_gap_between_chips_are_merged_away() -> None:
     assert card in kept
 
 
-def _pair(label: str, apart_px: float = 12.0) -> tuple:  # type: ignore[type-arg]
+def _pair(label: str, apart_px: float = 12.0) -> tuple[Detection, Detection]:
     """Two boxes of ``label`` as the two cards of a hand lie: 12 pixels apart at 50 pixels a card
     (IoU 0.61; the lower box lies 0.76 inside the upper one), or ``apart_px``."""
     from vision.detector import Detection
@@ -113,7 +113,7 @@ def test_a_chip_cut_by_a_tile_edge_is_left_to_the_neighbour_that_holds_it_whole(
         Detection("chip", 0.5, (0.0, 200.0, 40.0, 290.0)),  # a chip larger than the overlap
         Detection("card", 0.8, (0.0, 20.0, 30.0, 80.0)),  # a face, cut
     ]
-    recogniser.detector = lambda image: list(per_tile)  # type: ignore[assignment]
+    recogniser.detector = lambda image: list(per_tile)  # type: ignore[assignment]  # a stand-in
     frame = np.zeros((320, 640, 3), np.uint8)
     inner = recogniser.detect_tiles(frame, [Tile(256, 0, 320)])  # its left edge is inner
     assert [(d.label, d.box[0], d.cut) for d in inner] == [

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from vision.zones import ZoneError, ZoneMap
 
-CONFIG = {
+CONFIG: dict[str, Any] = {
     # The surface seen in perspective: the far edge is shorter.
     "corners_px": [[300, 100], [980, 100], [1180, 650], [100, 650]],
     "width_mm": 2000,
@@ -48,7 +50,7 @@ def test_a_point_asked_again_gets_the_same_zone_and_the_memo_stays_bounded(
         ((x, y),) = zones.calibration.to_table([point])
         inside = [
             name
-            for name, polygon in CONFIG["zones"].items()  # type: ignore[attr-defined]
+            for name, polygon in CONFIG["zones"].items()
             if min(p[0] for p in polygon) <= x <= max(p[0] for p in polygon)
             and min(p[1] for p in polygon) <= y <= max(p[1] for p in polygon)
         ]

@@ -5,6 +5,8 @@ Each case perturbs the clean hand of ``scenario.py`` at one or two points.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.rules.registry import all_rules
@@ -67,7 +69,7 @@ def _side_pot_hand(main_first: bool) -> dict[str, Step | None]:
     }
 
 
-Case = tuple[dict, dict]  # type: ignore[type-arg]
+Case = tuple[dict[str, Any], dict[str, Any]]
 # rule id -> (trigger, near miss); each a dict of scenario() keyword arguments.
 CASES: dict[str, Case] = {
     "R-HAND-1": (
@@ -632,7 +634,7 @@ def _premature_deal(log: Log) -> None:
 CASES["R-PREM-1"] = ({**NO_MORE, "deal": _premature_deal}, {})
 
 
-def _alerts(kwargs: dict) -> list[tuple[str, str]]:  # type: ignore[type-arg]
+def _alerts(kwargs: dict[str, Any]) -> list[tuple[str, str]]:
     result = scenario(**kwargs).run()
     assert not result.errors, result.errors
     return [(a.rule, a.family) for a in result.alerts]

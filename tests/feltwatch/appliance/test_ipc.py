@@ -4,6 +4,7 @@ the engine goes away and comes back; what was not acknowledged is sent again."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.core import EngineCore
@@ -16,7 +17,7 @@ def chips(n: int) -> ChipsInZone:
     return ChipsInZone(ts_ns=n * 1000, camera="overhead", zone="pot", counts={25: n})
 
 
-def until(predicate, timeout_s: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
+def until(predicate: Callable[[], bool], timeout_s: float = 10.0) -> bool:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if predicate():

@@ -5,12 +5,12 @@ file."""
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 
 from engine.alerts import Alert, Severity, alert_id
 from engine.core import Proved
 from engine.inputs import AlertAcknowledged, LightAcknowledged
 from engine.table_files import TableFiles
+from feltwatch.appliance.config import Config
 from feltwatch.appliance.engine_main import FanOut
 from feltwatch.appliance.service import process_log
 
@@ -32,13 +32,14 @@ def fanout(folder: Path, light: Light) -> FanOut:
     """The engine's fan-out for table ``T1`` (its files in ``folder``), its light ``light``,
     its console the engine process's."""
     process_log("engine", None)
-    out = FanOut(_config(folder), table_files(folder))  # type: ignore[arg-type]
-    out.light = light  # type: ignore[assignment]
+    out = FanOut(_config(folder), table_files(folder))
+    out.light = light
     return out
 
 
-def _config(folder: Path) -> SimpleNamespace:
-    return SimpleNamespace(table=SimpleNamespace(name="T1"), journal=SimpleNamespace(dir=folder))
+def _config(folder: Path) -> Config:
+    table = {"name": "T1", "sb": 50, "bb": 100}
+    return Config.model_validate({"table": table, "journal": {"dir": str(folder)}})
 
 
 def _alert(seq: int, severity: Severity) -> Proved:
@@ -83,9 +84,10 @@ def test_a_restarted_engine_shows_the_alerts_still_open(tmp_path: Path) -> None:
     out.alert(second, replayed=False)
     out.device(_ack(first))
     out.close()
-    again = fanout(tmp_path, Light())
+    light_again = Light()
+    again = fanout(tmp_path, light_again)
     assert again.open_alerts.look == ("amber", "slow")
     again.device(LightAcknowledged(ts_ns=0, device="light"))  # the dealer's button: all of them
-    assert again.light.shown == ["green steady"]  # type: ignore[union-attr]
+    assert light_again.shown == ["green steady"]
     again.close()
     assert fanout(tmp_path, Light()).open_alerts.look == ("green", "steady")

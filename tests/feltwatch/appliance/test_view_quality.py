@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.alerts import Severity
+from engine.alerts import Alert, Severity
 from engine.core import EngineCore
 from engine.observations import EngineInput, ViewDegraded
 from feltwatch.demo.frames import CAMERA, observed_truth, shoe_reads
@@ -102,7 +102,9 @@ def monkeypatch_module() -> Iterator[pytest.MonkeyPatch]:
         yield patch
 
 
-def _run(played, degraded: list[ViewDegraded]):  # type: ignore[no-untyped-def]
+def _run(
+    played: tuple[demo.DemoSession, list[EngineInput]], degraded: list[ViewDegraded]
+) -> tuple[list[Alert], list[tuple[str, str, str]]]:
     session, seen = played
     inputs = sorted([*seen, *degraded], key=lambda i: i.ts_ns)
     core = EngineCore(session.table, button=1, camera=CAMERA)

@@ -22,6 +22,7 @@ from feltwatch.appliance.journal import JournalWriter, TableLine
 from models.synth.scene import render
 from models.synth.video import Layout
 from tests.fuzzing import serial_seeds
+from vision.zones import ZoneMap
 
 ROOT = Path(__file__).resolve().parents[3]
 EVENT_LOG = ROOT / "examples" / "irregular-hands.jsonl"
@@ -48,7 +49,8 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     writer.close()
     still = folder / "still.png"
     cv2.imwrite(str(still), render(random.Random(1), 1920, 1080).image)
-    corners = " ".join(f"{x},{y}" for x, y in Layout().zone_config()["corners_px"])  # type: ignore[attr-defined]
+    marked = ZoneMap.from_config(Layout().zone_config()).calibration.corners_px
+    corners = " ".join(f"{x:g},{y:g}" for x, y in marked)
     capture = folder / "shoe.capture.jsonl"
     capture.write_bytes(serial_seeds()[0])
     return {"log": str(EVENT_LOG), "phh": str(PHH), "journal": str(journal),

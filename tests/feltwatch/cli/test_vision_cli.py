@@ -80,7 +80,8 @@ def test_calibrate_draws_a_grid_then_writes_zones_the_worker_accepts(
     assert (tmp_path / "build" / "calibration" / "calibration.png").is_file()
     assert read_image(grid).shape == (1080, 1920, 3)
     assert "--corners" in capsys.readouterr().out
-    corners = " ".join(f"{x},{y}" for x, y in layout.zone_config()["corners_px"])  # type: ignore[attr-defined]
+    marked = ZoneMap.from_config(layout.zone_config()).calibration.corners_px
+    corners = " ".join(f"{x:g},{y:g}" for x, y in marked)
     out, check = tmp_path / "zones.yaml", tmp_path / "check.png"
     assert (
         main(
