@@ -32,7 +32,10 @@ becomes the table event log (v1) that the hand engine and the rules check.
   seat facing a bet has not acted wait a few seconds for that seat's fold (cards thrown on the
   muck come to rest in view later than the next player's chips, and the camera may read the
   chips of that seat's call later than the next player's): each is placed as soon as the seats
-  before it have acted, in the order they came.
+  before it have acted, in the order they came; likewise a burn or board card seen while the
+  seat to act faces a bet it has not been seen to answer waits, up to ``FOLD_WAIT_NS``, for its
+  action (its cards thrown on the muck pile are told from the pile after the dealer's next card
+  has landed); with no action by then, the rules judge the card where it was.
 - What the shoe reads late: the shoe reads a card as it leaves, before it lands, but its read
   can reach the engine after the camera's sight of the card (the device process stalled under
   load). While the shoe is in use, a card the camera sees arrive where cards are dealt while no
@@ -172,6 +175,10 @@ class _HandState:
     early_bets: list[tuple[int, int, int]] = field(default_factory=list)
     """Bets seen after a street's betting was over and before the next street's card (seat,
     chips, when): applied once the card is seen."""
+    dealt_early: list[CardAppeared | CardMoved] = field(default_factory=list)
+    """Burn and board cards seen while the seat to act, facing a bet, had not been seen to act:
+    they wait for its action (its cards thrown on the muck come to rest in view later than the
+    dealer's next card), in the order they came."""
     unread: list[EngineInput] = field(default_factory=list)
     """A card seen arriving that waits for the shoe's read of it, then the inputs that came
     after it (they wait with it, in the order they came)."""
@@ -339,6 +346,12 @@ class Fusion:
         )
         if waited > FOLD_WAIT_NS:
             self._release(out)  # no fold came: the rules judge the action where it was
+        if (
+            hand is not None
+            and hand.dealt_early
+            and ts_ns - hand.dealt_early[0].ts_ns > FOLD_WAIT_NS
+        ):
+            self._deal_early(out)  # no action came: the rules judge the card where it was
         if hand is not None and hand.pushes and ts_ns - hand.pushes[0][2] > KILL_WAIT_NS:
             self._push(out, wait=False)  # no kill came: the rules judge the push where it was
         if isinstance(item, CardDrawn):
@@ -357,6 +370,9 @@ class Fusion:
             self._card(item, out, wait=wait)
         elif isinstance(item, CardGone):
             self._card_gone(item, out)
+        hand = self.hand
+        if hand is not None and hand.dealt_early and not self._facing_unseen(hand):
+            self._deal_early(out)
 
     def _begin(self, item: CardDrawn | CardAppeared | CardMoved, out: list[Event]) -> bool:
         """Start a hand with the card ``item`` (unless one is open); False when none can start:
@@ -628,6 +644,13 @@ class Fusion:
                 hand.cards[item.track] = where
             hand.unread = [item]
             return
+        if zone in ("burn", "board") and wait and (hand.dealt_early or self._facing_unseen(hand)):
+            if where is None:
+                hand.cards.pop(item.track)
+            else:
+                hand.cards[item.track] = where
+            hand.dealt_early.append(item)
+            return
         if zone == "board":
             if hand.held:
                 self._release(out)
@@ -658,6 +681,23 @@ class Fusion:
         street_open = hand.shadow.next_actor() is not None and not hand.shadow.pending_draws
         if zone == "board" and hand.early_bets and street_open:
             self._early_bets(out)
+
+    @staticmethod
+    def _facing_unseen(hand: _HandState) -> bool:
+        """Whether the seat to act faces a bet it has not been seen to call, raise or fold
+        (its action held out of turn aside)."""
+        shadow = hand.shadow
+        actor = shadow.next_actor()
+        if actor is None or actor in hand.held:
+            return False
+        return shadow.street_bets.get(actor, 0) < shadow.current_bet
+
+    def _deal_early(self, out: list[Event]) -> None:
+        """The burn and board cards that waited for the seat to act, in the order they came."""
+        assert self.hand is not None
+        waiting, self.hand.dealt_early = self.hand.dealt_early, []
+        for item in waiting:
+            self._card(item, out, wait=False)
 
     def _unread(self, hand: _HandState, item: CardAppeared) -> bool:
         """Whether a card arriving where cards are dealt has no shoe read waiting to pair it
@@ -771,6 +811,7 @@ class Fusion:
         assert hand is not None
         # No card came after the early bets, no fold before the held ones: the rules judge
         # them where they are (an early bet out of turn is held first, then released).
+        self._deal_early(out)
         self._early_bets(out)
         self._release(out)
         self._push(out, wait=False)

@@ -782,3 +782,35 @@ def test_reads_resent_before_the_camera_was_ever_heard_wait_for_it(camera: bool)
     else:
         assert len(fusion.refused) == 6
         assert all("no hand can start" in line for line in fusion.refused)
+
+
+def test_cards_dealt_before_a_fold_is_seen_wait_for_it() -> None:
+    """Seat 3 folds on the turn, then seat 1 calls and the dealer burns for the river; the
+    camera tells seat 3's cards on the muck pile only after the burn landed (a pile is known
+    once it has moved). The burn waits for the fold it followed: the same hand as the clean
+    one, no premature card. A card no action follows within the wait is judged where it was."""
+    clean = fuse(a_hand())
+    script = a_hand()
+    thrown = [
+        i
+        for i, item in enumerate(script.items)
+        if isinstance(item, CardMoved) and item.source == "seat:3"
+    ]
+    burn = next(
+        i
+        for i, item in enumerate(script.items)
+        if isinstance(item, CardAppeared)
+        and item.zone == "burn"
+        and item.track == script.tracks["6h"]
+    )
+    late = [script.items[i] for i in thrown]
+    rest = [item for i, item in enumerate(script.items) if i not in thrown]
+    at = rest.index(script.items[burn]) + 1
+    shifted = [replace(item, ts_ns=script.items[burn].ts_ns + n + 1) for n, item in enumerate(late)]
+    script.items = rest[:at] + shifted + rest[at:]
+    events = fuse(script)
+    assert _log(events) == _log(clean)
+    assert alerts(events) == []
+    never = a_hand()
+    never.items = [item for i, item in enumerate(never.items) if i not in thrown]
+    assert "R-PREM-4" in [rule for _, rule, _ in alerts(fuse(never))]  # no fold ever came
