@@ -599,7 +599,8 @@ class Fusion:
     def _card(
         self, item: CardAppeared | CardMoved | CardTurned, out: list[Event], *, wait: bool = True
     ) -> None:
-        """``wait``: a card the shoe has not read yet waits for the read (else it is placed)."""
+        """``wait``: a card the shoe has not read yet waits for the read, and a burn or board card
+        for the action of the seat to act (else it is placed)."""
         zone = item.zone
         if isinstance(item, CardTurned):
             self._turned(item, out)
