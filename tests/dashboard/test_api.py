@@ -210,7 +210,7 @@ def test_login_is_rate_limited_and_audited(site: Site) -> None:
     client = site.client()
     codes = [login(client, "super1", "wrong password!").status_code for _ in range(6)]
     assert codes[:5] == [401] * 5 and codes[5] == 429
-    assert login(client, "super1").status_code == 429  # the right one too, for now
+    assert login(client, "super1").status_code == 429  # the right password too, while locked
     actions = [a.action for a in site.store.audit_log()]
     assert actions.count("login failed") == 5 and "login refused" in actions
 

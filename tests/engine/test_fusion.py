@@ -341,7 +341,7 @@ def test_a_hole_card_seen_in_the_pot_and_back_in_its_seat_is_not_a_card_thrown_i
     """Before the showdown the camera sees one of seat 1's cards move to the pot (its box read
     across the line, or the card pushed forward) and come back: reported as a move back, or
     (found again as it lay) as the same track appearing there. Nothing new reached the seat:
-    the same log as the clean hand, no alert (R-MUCK-5 was raised on the 12-hand demo)."""
+    the same log as the clean hand, no alert (not R-MUCK-5: a card thrown into another hand)."""
     clean = fuse(a_hand())
     for back in (CardMoved, CardAppeared):
         script = a_hand()
