@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import lru_cache
 
 
 class Place(StrEnum):
@@ -41,7 +41,11 @@ class Zone:
         return self.seat if self.place is place else None
 
 
-@cache
+ZONE_NAMES_KEPT = 256
+"""Names remembered parsed (a table has a few dozen; an event log from outside may hold any)."""
+
+
+@lru_cache(maxsize=ZONE_NAMES_KEPT)
 def zone_of(name: str) -> Zone:
     kind, colon, number = name.partition(":")
     if colon:
