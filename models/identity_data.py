@@ -18,12 +18,14 @@ from frames of that many rendered hands (``table_tiles``: 3 to 10 seats, camera 
 JPEG-compressed as the demo's Motion-JPEG is: the 45-to-60-pixel cards the worker names, drawn
 the way the table video draws them. Real photos:
 ``../shared/data/cards-real/*/train`` for training and ``valid/`` for selection; ``test/`` is
-never read here.
+never read here. Each rendered part of a split is kept in ``parts/`` as it is made, under
+what made it: a run stopped part way makes again only the parts it had not finished.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import multiprocessing
 import os
 import random
@@ -334,6 +336,28 @@ def real(split: str, copies: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(crops), np.array(labels, np.int16)
 
 
+def kept(
+    out: Path, name: str, key: str, make: Callable[[], tuple[np.ndarray, np.ndarray]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``make()``'s crops and labels, kept in ``out/parts/NAME.npz`` with ``key`` (what made
+    them): read back where the key is the same, made and kept otherwise."""
+    path = out / "parts" / f"{name}.npz"
+    if path.exists():
+        with np.load(path) as part:
+            if str(part["key"]) == key:
+                return part["crops"], part["labels"]
+    crops, labels = make()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, crops=crops, labels=labels, key=np.array(key))
+    os.replace(tmp, path)
+    return crops, labels
+
+
+def _file_sha256(path: Path | None) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path is not None else "none"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out", type=Path)
@@ -380,10 +404,31 @@ def main() -> int:
             args.seed + 1,
         ),
     ):
-        sx, sy = synthetic(scenes, seed, args.jobs)
-        vx, vy = table_videos(videos, seed, args.jobs)
-        px, py = sparse(few, seed, args.jobs, args.detector)
-        qx, qy = pairs(two, seed, args.jobs, args.detector)
+        detector = _file_sha256(args.detector)
+        sx, sy = kept(
+            args.out,
+            f"{split}-scenes",
+            f"{scenes} {seed}",
+            partial(synthetic, scenes, seed, args.jobs),
+        )
+        vx, vy = kept(
+            args.out,
+            f"{split}-videos",
+            f"{videos} {seed}",
+            partial(table_videos, videos, seed, args.jobs),
+        )
+        px, py = kept(
+            args.out,
+            f"{split}-sparse",
+            f"{few} {seed} {detector}",
+            partial(sparse, few, seed, args.jobs, args.detector),
+        )
+        qx, qy = kept(
+            args.out,
+            f"{split}-pairs",
+            f"{two} {seed} {detector}",
+            partial(pairs, two, seed, args.jobs, args.detector),
+        )
         sx, sy = np.concatenate([sx, vx, px, qx]), np.concatenate([sy, vy, py, qy])
         rx, ry = real(real_split, copies, seed) if copies else _empty()
         np.savez(

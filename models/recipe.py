@@ -1,13 +1,22 @@
 """Run the vision models' recipe (``models/recipe.toml``) from nothing into a build folder.
 
     .venv/bin/python -m models.recipe [--device cpu|cuda] [--jobs N] [--scale 1.0]
-        [--build build/recipe] [--train-python PATH] [--skip STEP ...] [--install] [--list]
+        [--build build/recipe] [--train-python PATH] [--skip STEP ...] [--resume] [--install]
+        [--list]
 
 Each step of the recipe runs as its own process (its output in ``{build}/logs/STEP.log``); a
-step that fails stops the run with its log's last lines. ``{build}/models/run.json`` records the
-recipe's SHA-256, the options, each step's command and seconds, and the evaluation's figures.
-``--install`` copies the networks into ``models/`` (with ``run.json`` as ``models/recipe-run.json``)
-once every step has succeeded, and only for a full run (``--scale 1``).
+step that fails stops the run with its log's last lines. ``{build}/steps/STEP.json`` says
+what each step ran, how many seconds it has run and how it ended; ``{build}/models/run.json``
+records the recipe's SHA-256, the options, each step's command and seconds, and the
+evaluation's figures. ``--install`` copies the networks into ``models/`` (with ``run.json`` as
+``models/recipe-run.json``) once every step has succeeded, and only for a full run
+(``--scale 1``).
+
+A run starts from nothing (the build folder emptied) unless ``--resume`` goes on with the one
+in the build folder, of the same recipe and scale: a step that finished is not run again, and
+a step the recipe marks ``resumable`` goes on from its last checkpoint (so that a run of many
+hours on a CPU survives being stopped, and a GPU can finish what a CPU began). The device and
+the number of jobs may change between the parts of a run; the seconds add up.
 """
 
 from __future__ import annotations
@@ -49,6 +58,8 @@ class Step:
     together: str | None = None
     """Consecutive steps of the same ``together`` run at the same time (none reads another's
     output): a training on the GPU beside a rendering on the cores, two trainings side by side."""
+    resumable: bool = False
+    """The module takes ``--resume``: it goes on from the checkpoint it keeps in the build."""
 
     def command(self, python: str, values: dict[str, str], scale: float) -> list[str]:
         args = [arg.format(**values) for arg in self.args]
@@ -78,7 +89,12 @@ def load(path: Path = RECIPE) -> tuple[list[Step], str]:
         if unknown:
             raise RecipeError(f"{path}: step {step['name']}: counts {unknown} are not its options")
         together = step.get("together")
-        steps.append(Step(step["name"], step["python"], step["module"], args, counts, together))
+        resumable = step.get("resumable", False)
+        if not isinstance(resumable, bool):
+            raise RecipeError(f"{path}: step {step['name']}: resumable must be true or false")
+        steps.append(
+            Step(step["name"], step["python"], step["module"], args, counts, together, resumable)
+        )
     if not steps:
         raise RecipeError(f"{path}: no [[step]]")
     names = [s.name for s in steps]
@@ -103,6 +119,108 @@ def _tail(path: Path, lines: int = 15) -> str:
     return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
+def _write_json(path: Path, value: object) -> None:
+    """``value`` to ``path`` whole or not at all (a run stopped mid-write leaves the old file)."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(value, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """What ``{build}/steps/STEP.json`` says of one step of a run."""
+
+    command: tuple[str, ...]
+    seconds: float
+    """Seconds it has run, over every part of the run."""
+    status: int | None
+    """Its exit status; None while it runs (or when it was stopped)."""
+
+    @staticmethod
+    def read(path: Path) -> StepRecord | None:
+        try:
+            raw = json.loads(path.read_text())
+            return StepRecord(tuple(raw["command"]), float(raw["seconds"]), raw["status"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def write(self, path: Path) -> None:
+        _write_json(
+            path, {"command": list(self.command), "seconds": self.seconds, "status": self.status}
+        )
+
+
+POLL_S = 10.0
+"""How often a running step's seconds are written down (what a stopped run keeps of them)."""
+
+
+def _start(build: Path, resume: bool, digest: str, scale: float, skip: list[str]) -> str | None:
+    """Make the build folder ready: emptied for a new run, checked for ``--resume``. Returns
+    why it cannot be used, or None."""
+    options = {"recipe_sha256": digest, "scale": scale, "skipped": sorted(skip)}
+    marker = build / "run-options.json"
+    if resume:
+        try:
+            earlier = json.loads(marker.read_text())
+        except (OSError, ValueError):
+            return f"{build} holds no recipe run to resume"
+        if earlier != options:
+            return f"{build} is a run of {earlier}, not of {options}: start it anew"
+        return None
+    if build.exists() and any(build.iterdir()) and not (build / "logs").is_dir():
+        return f"{build} holds something other than a recipe run"
+    if build.exists():
+        shutil.rmtree(build)  # from nothing: nothing of an earlier run is read
+    for folder in ("logs", "models", "steps"):
+        (build / folder).mkdir(parents=True)
+    _write_json(marker, options)
+    return None
+
+
+def _run_group(
+    group: list[tuple[Step, list[str]]], build: Path, env: dict[str, str], resume: bool
+) -> list[tuple[Step, Path]]:
+    """Run the steps of ``group`` side by side, each step's seconds written down as it runs;
+    the steps that failed and their logs."""
+    running = []
+    for step, command in group:
+        record_path = build / "steps" / f"{step.name}.json"
+        earlier = StepRecord.read(record_path) if resume else None
+        if earlier is not None and earlier.status == 0:
+            print(f"{step.name}: done earlier, in {earlier.seconds} s", flush=True)
+            continue
+        before = earlier.seconds if earlier is not None else 0.0
+        run = [*command, "--resume"] if resume and step.resumable and earlier else command
+        log = build / "logs" / f"{step.name}.log"
+        print(f"{step.name}: {' '.join(run)}", flush=True)
+        out = log.open("a" if earlier is not None else "w")
+        process = subprocess.Popen(run, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        running.append((step, tuple(run[1:]), record_path, before, log, out, process))
+    at = time.monotonic()
+    written = -POLL_S
+    failed = []
+    while running:
+        now = time.monotonic()
+        write = now - written >= POLL_S
+        for entry in list(running):
+            step, ran, record_path, before, log, out, process = entry
+            status = process.poll()
+            seconds = round(before + now - at, 1)
+            if write or status is not None:
+                StepRecord(ran, seconds, status).write(record_path)
+            if status is None:
+                continue
+            running.remove(entry)
+            out.close()
+            print(f"{step.name}: exit {status} after {seconds} s in all", flush=True)
+            if status != 0:
+                failed.append((step, log))
+        written = now if write else written
+        if running:
+            time.sleep(0.1)
+    return failed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--device", default="cpu", help="torch device for training: cpu, cuda")
@@ -118,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--recipe", type=Path, default=RECIPE)
     parser.add_argument("--install", action="store_true", help="copy the networks to models/")
     parser.add_argument("--list", action="store_true", help="print the commands and stop")
+    parser.add_argument(
+        "--resume", action="store_true", help="go on with the run in --build where it stopped"
+    )
     parser.add_argument(
         "--skip", nargs="*", default=[], metavar="STEP", help="steps not to run (e.g. eval)"
     )
@@ -147,13 +268,10 @@ def main(argv: list[str] | None = None) -> int:
         for step, command in commands:
             print(f"{step.name}: {' '.join(command)}")
         return 0
-    if build.exists() and any(build.iterdir()) and not (build / "logs").is_dir():
-        print(f"recipe: {build} holds something other than a recipe run", file=sys.stderr)
+    refused = _start(build, args.resume, digest, args.scale, args.skip)
+    if refused is not None:
+        print(f"recipe: {refused}", file=sys.stderr)
         return 2
-    if build.exists():
-        shutil.rmtree(build)  # from nothing: nothing of an earlier run is read
-    (build / "logs").mkdir(parents=True)
-    (build / "models").mkdir()
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(
@@ -162,47 +280,36 @@ def main(argv: list[str] | None = None) -> int:
         "PYTHONUNBUFFERED": "1",
         "ORT_DISABLE_TELEMETRY": "1",
     }
+    for group in _groups(commands):
+        failed = _run_group(group, build, env, args.resume)
+        for step, log in failed:
+            print(f"{step.name} failed; the end of {log}:\n{_tail(log)}", file=sys.stderr)
+        if failed:
+            return 1
+    ran = []
+    seconds = 0.0
+    for group in _groups(commands):
+        records = []
+        for step, _ in group:
+            done = StepRecord.read(build / "steps" / f"{step.name}.json")
+            assert done is not None and done.status == 0  # every group above succeeded
+            records.append(done)
+            ran.append({"name": step.name, "command": list(done.command), "seconds": done.seconds})
+        seconds += max(r.seconds for r in records)
     record: dict[str, object] = {
         "recipe_sha256": digest,
         "device": args.device,
         "jobs": args.jobs,
         "scale": args.scale,
         "skipped": args.skip,
+        "steps": ran,
+        "seconds": round(seconds, 1),
     }
-    ran: list[dict[str, object]] = []
-    record["steps"] = ran
-    started = time.monotonic()
-    for group in _groups(commands):
-        running = []
-        for step, command in group:
-            log = build / "logs" / f"{step.name}.log"
-            print(f"{step.name}: {' '.join(command)}", flush=True)
-            out = log.open("w")
-            process = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
-            )
-            running.append((step, command, log, out, process, time.monotonic()))
-        failed = []
-        for step, command, log, out, process, at in running:
-            status = process.wait()
-            out.close()
-            seconds = round(time.monotonic() - at, 1)
-            ran.append(
-                {"name": step.name, "command": command[1:], "seconds": seconds, "status": status}
-            )
-            print(f"{step.name}: exit {status} in {seconds} s", flush=True)
-            if status != 0:
-                failed.append((step, log))
-        for step, log in failed:
-            print(f"{step.name} failed; the end of {log}:\n{_tail(log)}", file=sys.stderr)
-        if failed:
-            return 1
-    record["seconds"] = round(time.monotonic() - started, 1)
     evaluation = build / "models" / "eval.json"
     if evaluation.exists():
         record["eval"] = json.loads(evaluation.read_text())
     run_json = build / "models" / "run.json"
-    run_json.write_text(json.dumps(record, indent=1) + "\n")
+    _write_json(run_json, record)
     print(f"done in {record['seconds']} s: {run_json}", flush=True)
     if args.install:
         for name in (*NETWORKS, *INSTALLED_EXTRAS):

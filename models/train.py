@@ -1,12 +1,14 @@
 """Train the table detector from scratch and export it to ONNX (the ``train`` extra).
 
     .venv-train/bin/python -m models.train --data build/synth --epochs 40 [--imgsz 320]
-        [--device cuda] [--hours 1.5 (stops at this time, if sooner)]
+        [--device cuda] [--hours 1.5 (stops at this time, if sooner)] [--runs build/runs]
+        [--resume]
 
 The dataset is the rendered one (``models.synth.make_dataset``) plus the real card photos of
 ``../shared/data/cards-real/*/train`` (every card is class ``card``); ``valid/`` of the real
 photos joins the validation split; ``test/`` is never read here. Ultralytics runs offline: no
-weights, fonts or settings are fetched.
+weights, fonts or settings are fetched. Its run folder (``--runs``/detector) keeps the last
+epoch's state; ``--resume`` goes on from it (and only exports where the training had ended).
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from models.real import REAL, ROOT, datasets
+
+if TYPE_CHECKING:
+    from ultralytics import YOLO
 
 BUILD = ROOT / "build"
 
@@ -69,6 +75,10 @@ def main() -> int:
     parser.add_argument(
         "--real-photos", type=int, help="at most this many real photos of each split (default all)"
     )
+    parser.add_argument("--runs", type=Path, default=BUILD / "runs", help="ultralytics' runs")
+    parser.add_argument(
+        "--resume", action="store_true", help="go on from the last epoch kept in --runs"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "models" / "detector.onnx")
     args = parser.parse_args()
     offline()
@@ -78,7 +88,29 @@ def main() -> int:
 
     settings.update({"sync": False})
     torch_utils.NUM_THREADS = os.cpu_count() or 2  # ultralytics uses one thread by default
-    model = YOLO("yolo11n.yaml")
+    run = args.runs / "detector"
+    last = run / "weights" / "last.pt"
+    if args.resume and last.exists():
+        import torch
+
+        state = torch.load(last, map_location="cpu", weights_only=False)
+        if state.get("epoch", -1) >= 0:  # ultralytics marks the end of a training with -1
+            print(f"resuming after epoch {state['epoch'] + 1}", flush=True)
+            YOLO(str(last)).train(resume=True, device=args.device, workers=2)
+        else:
+            print(f"{last}: the training had ended; exporting", flush=True)
+    else:
+        train(YOLO("yolo11n.yaml"), args)
+    best = run / "weights" / "best.pt"
+    exported = YOLO(str(best)).export(format="onnx", imgsz=args.imgsz, simplify=False, opset=17)
+    shutil.copy(exported, args.out)
+    shutil.copy(best, args.out.with_suffix(".pt"))  # ultralytics' own weights, for the bench
+    print(f"exported {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+def train(model: YOLO, args: argparse.Namespace) -> None:
+    """Train ``model`` from nothing (or from ``--weights``) into ``--runs``/detector."""
     model.train(
         data=str(args.data / "data.yaml"),
         epochs=args.epochs,
@@ -93,18 +125,12 @@ def main() -> int:
         warmup_epochs=0 if args.weights else 3,
         device=args.device,
         workers=2,
-        project=str(BUILD / "runs"),
+        project=str(args.runs.resolve()),
         name="detector",
         exist_ok=True,
         plots=False,
         verbose=False,
     )
-    best = BUILD / "runs" / "detector" / "weights" / "best.pt"
-    exported = YOLO(str(best)).export(format="onnx", imgsz=args.imgsz, simplify=False, opset=17)
-    shutil.copy(exported, args.out)
-    shutil.copy(best, args.out.with_suffix(".pt"))  # ultralytics' own weights, for the bench
-    print(f"exported {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
-    return 0
 
 
 if __name__ == "__main__":

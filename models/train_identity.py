@@ -7,7 +7,8 @@ A small CNN (about 0.82 M parameters, a factorised rank / suit / none head) on `
 crops and their mask channel (``models.identity_data``): every batch is part rendered, part
 real photos, each turned by a random quarter turn and jittered in light and focus. The epoch
 with the best accuracy on the real ``valid`` crops (ties: rendered validation crops) is
-exported to ``models/identity.onnx`` with the class names in its metadata.
+exported to ``models/identity.onnx`` with the class names in its metadata. The training state
+is kept at the end of each epoch (``identity-resume.pt``); ``--resume`` goes on from it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy as np
 
 from models.identity_data import LABELS
 from models.real import ROOT
+from models.resume import load_state, random_states, save_state, set_random_states
 from vision.identity import CROP_PX, to_channels
 
 if TYPE_CHECKING:
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
 
 CHECKPOINT = "identity.pt"
 """The best epoch's weights, saved in the data folder (``--init`` continues from them)."""
+RESUME = "identity-resume.pt"
+"""The whole training state at the end of the last epoch, in the first data folder."""
 REAL_SHARE = 0.35
 """Share of real crops in each training batch."""
 
@@ -266,8 +270,15 @@ def main() -> int:
         default="real",
         help="best epoch by real valid accuracy (ties: rendered), or by their sum",
     )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --steps: go on from the state kept at the end of the last epoch (in --data)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "models" / "identity.onnx")
     args = parser.parse_args()
+    if args.resume and args.steps is None:
+        parser.error("--resume takes --steps (a time budget cannot be resumed)")
     import torch
 
     torch.manual_seed(args.seed)
@@ -309,6 +320,16 @@ def main() -> int:
     epoch = step = 0
     n_real = int(args.batch * args.real_share)
     real_p = background_balance(tx[real_idx], ty[real_idx]) if args.balance_background else None
+    state_path = folder / RESUME
+    state = load_state(state_path) if args.resume else None
+    if state is not None:
+        model.load_state_dict(state["model"])
+        optimiser.load_state_dict(state["optimiser"])
+        set_random_states(state["random"], device)
+        rng.bit_generator.state = state["numpy_random"]
+        epoch, step, history = int(state["epoch"]), int(state["step"]), list(state["history"])
+        best, best_state = tuple(state["best"]), state["best_model"]
+        print(f"resumed after epoch {epoch} (step {step})", flush=True)
     while progress(step) < 1:
         epoch += 1
         for _ in range(steps_per_epoch):
@@ -335,7 +356,21 @@ def main() -> int:
         if score > best:
             best = score
             best_state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
-            torch.save(best_state, folder / CHECKPOINT)  # a later run may continue from it
+            save_state(folder / CHECKPOINT, best_state)  # a later run may continue from it
+        save_state(
+            state_path,
+            {
+                "model": model.state_dict(),
+                "optimiser": optimiser.state_dict(),
+                "random": random_states(device),
+                "numpy_random": rng.bit_generator.state,
+                "epoch": epoch,
+                "step": step,
+                "history": history,
+                "best": list(best),
+                "best_model": best_state,
+            },
+        )
     assert best_state is not None
     model.to("cpu").load_state_dict(best_state)
     model.eval()

@@ -14,7 +14,9 @@ by that many pixels (as the regressor's are: 3 pixels at the median). The weight
 validation score are kept in the data folder (``corners.pt``, ``reader.pt``; ``--init`` goes on
 from them) and exported to ``models/corners.onnx`` or ``models/upright.onnx``. On a GPU machine,
 ``--device cuda --loaders N`` trains there with N processes augmenting the batches
-(``scripts/train-readers.sh``).
+(``scripts/train-readers.sh``). At each validation the whole training state is kept too
+(``corners-resume.pt``, ``reader-resume.pt``): ``--resume`` goes on from it with the batches
+the stopped run would have drawn next.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 
 from engine.cards import DECK
 from models.real import ROOT
+from models.resume import load_state, random_states, save_state, set_random_states
 from models.train_identity import export_onnx, from_onnx, to_tensor
 from vision.identity import CROP_PX
 from vision.upright import POSE, VIEW_H_PX, VIEW_MARGIN_PX, VIEW_W_PX, quad_of_pose
@@ -237,18 +240,27 @@ def main() -> int:
         "--init", type=Path, help="weights (.pt) to go on from, or an exported network (.onnx)"
     )
     parser.add_argument("--corner-noise", type=float, default=0.0, help="reader: pixels")
+    parser.add_argument("--seed", type=int, default=0, help="the weights' start and the dropout")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--device", default="cpu", help="torch device: cpu, cuda")
     parser.add_argument(
         "--loaders", type=int, default=0, help="processes that augment batches (0: this one)"
     )
     parser.add_argument("--score-steps", type=int, default=200, help="steps between validations")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --steps: go on from the state kept at the last validation (in --data)",
+    )
     parser.add_argument("--out", type=Path, help="default models/corners.onnx, models/upright.onnx")
     args = parser.parse_args()
+    if args.resume and args.steps is None:
+        parser.error("--resume takes --steps (a time budget cannot be resumed)")
 
     import torch
 
     torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
     corners = args.network == "corners"
     kind = "corners" if corners else "views"
     train, val = (np.load(args.data / f"{kind}-{split}.npz") for split in ("train", "val"))
@@ -280,14 +292,23 @@ def main() -> int:
         return float((p.argmax(axis=1) != y_val).mean())
 
     def keep() -> None:
-        torch.save({k: v.cpu() for k, v in model.state_dict().items()}, checkpoint)
+        save_state(checkpoint, {k: v.cpu() for k, v in model.state_dict().items()})
 
-    best = score()
-    print(f"start: {'corners px' if corners else 'wrong'} {best:.4f}", flush=True)
-    keep()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     weights = torch.tensor(POSE_WEIGHTS, device=device)
-    started, total_s, step, epoch = time.monotonic(), args.minutes * 60, 0, 0
+    started, total_s, step = time.monotonic(), args.minutes * 60, 0
+    state_path = args.data / f"{'corners' if corners else 'reader'}-resume.pt"
+    state = load_state(state_path) if args.resume else None
+    if state is not None:
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["optimiser"])
+        set_random_states(state["random"], device)
+        step, best = int(state["step"]), float(state["best"])
+        print(f"resumed at step {step}: best {best:.4f}", flush=True)
+    else:
+        best = score()
+        print(f"start: {'corners px' if corners else 'wrong'} {best:.4f}", flush=True)
+        keep()
 
     def progress() -> float:
         """How far training is, 0 to 1: by steps (``--steps``), else by the time budget."""
@@ -295,14 +316,17 @@ def main() -> int:
             return float(step / max(1, args.steps))
         return float((time.monotonic() - started) / total_s) if total_s > 0 else 1.0
 
+    per_epoch = len(Batches(x, y, corners, args.corner_noise, seed=0))
+    epoch, skip = divmod(step, per_epoch)  # every epoch but the last runs whole
     while progress() < 1:
+        batches = Batches(x, y, corners, args.corner_noise, seed=epoch)
         loader = torch.utils.data.DataLoader(
-            Batches(x, y, corners, args.corner_noise, seed=epoch),
+            torch.utils.data.Subset(batches, range(skip, len(batches))),
             batch_size=None,
             num_workers=args.loaders,
             pin_memory=device.type == "cuda",
         )
-        epoch += 1
+        epoch, skip = epoch + 1, 0
         for batch, target in loader:
             done = progress()
             if done >= 1:
@@ -329,6 +353,16 @@ def main() -> int:
                 if now <= best:
                     best = now
                     keep()
+                save_state(
+                    state_path,
+                    {
+                        "model": model.state_dict(),
+                        "optimiser": opt.state_dict(),
+                        "random": random_states(device),
+                        "step": step,
+                        "best": best,
+                    },
+                )
     if step > 0 and score() <= best:
         keep()
     model.load_state_dict(torch.load(checkpoint))

@@ -7,17 +7,21 @@
 # the four networks, the detector's weights, run.json (the recipe's hash, each step's seconds)
 # and the steps' logs.
 #
-#   OUT=/tmp/out sh scripts/recipe-on-gpu.sh [SCALE]
+#   OUT=/tmp/out sh scripts/recipe-on-gpu.sh [SCALE] [--resume]
+#
+# --resume goes on with the run a command before left in /tmp/recipe on the same warm machine
+# (a command stopped at its time limit keeps its finished steps and the trainings' checkpoints).
 set -eu
 : "${OUT:?where the results go}"
 scale=${1:-1}
+resume=${2:-}
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl
 export PYTHONPATH="/tmp/site" ORT_DISABLE_TELEMETRY=1 PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
 status=0
 python3 -m models.recipe --device cuda --jobs "$(nproc)" --train-python python3 \
-    --skip eval --scale "$scale" --build /tmp/recipe || status=$?
+    --skip eval --scale "$scale" --build /tmp/recipe $resume || status=$?
 cp /tmp/recipe/models/*.onnx /tmp/recipe/models/detector.pt /tmp/recipe/models/run.json \
     "$OUT"/ 2>/dev/null || true
 tar czf "$OUT/logs.tgz" -C /tmp/recipe logs

@@ -1,10 +1,13 @@
-"""The models' recipe: every step's options are ones its module takes, counts scale, and a bad
-recipe or a partial run to install is refused with one line."""
+"""The models' recipe: every step's options are ones its module takes, counts scale, a bad
+recipe or a partial run to install is refused with one line, and a stopped run goes on where it
+stopped."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import sys
 from pathlib import Path
 from typing import NoReturn
 
@@ -80,3 +83,69 @@ def test_steps_run_together_only_when_they_are_next_to_each_other() -> None:
     assert names == [s.name for s in steps]
     identity = next(g for g in groups if any(s.name == "identity" for s, _ in g))
     assert {s.name for s, _ in identity} == {"identity", "upright-data"}
+
+
+_COUNTING_STEP = """import sys
+from pathlib import Path
+with Path(sys.argv[1]).open("a") as out:
+    out.write(" ".join(sys.argv[2:]) + "\\n")
+"""
+_STOPPED_STEP = """import sys
+from pathlib import Path
+with Path(sys.argv[1]).open("a") as out:
+    out.write(" ".join(sys.argv[2:]) + "\\n")
+sys.exit(0 if "--resume" in sys.argv else 1)
+"""
+
+
+def _two_step_recipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A recipe of a step that runs whole and a resumable one that stops the first time."""
+    (tmp_path / "recipe_step_whole.py").write_text(_COUNTING_STEP)
+    (tmp_path / "recipe_step_stopped.py").write_text(_STOPPED_STEP)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    path = tmp_path / "r.toml"
+    path.write_text(
+        f'[[step]]\nname = "data"\npython = "dev"\nmodule = "recipe_step_whole"\n'
+        f'args = ["{tmp_path}/data.runs", "--count", "10"]\ncounts = ["--count"]\n\n'
+        f'[[step]]\nname = "train"\npython = "train"\nmodule = "recipe_step_stopped"\n'
+        f'args = ["{tmp_path}/train.runs", "--steps", "100", "--device", "{{device}}"]\n'
+        f'counts = ["--steps"]\nresumable = true\n'
+    )
+    return path
+
+
+def test_a_stopped_run_goes_on_where_it_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _two_step_recipe(tmp_path, monkeypatch)
+    build = tmp_path / "build"
+    common = ["--recipe", str(path), "--build", str(build), "--train-python", sys.executable]
+    assert recipe.main(common) == 1  # the training step stopped
+    assert "train failed" in capsys.readouterr().err
+    stopped = recipe.StepRecord.read(build / "steps" / "train.json")
+    assert stopped is not None and stopped.status == 1
+    assert recipe.main([*common, "--resume", "--device", "cuda"]) == 0
+    assert (tmp_path / "data.runs").read_text() == "--count 10\n"  # not made again
+    assert (tmp_path / "train.runs").read_text().splitlines() == [
+        "--steps 100 --device cpu",
+        "--steps 100 --device cuda --resume",
+    ]
+    run = json.loads((build / "models" / "run.json").read_text())
+    assert [s["name"] for s in run["steps"]] == ["data", "train"]
+    assert run["steps"][1]["command"][-1] == "--resume"
+    assert run["seconds"] >= run["steps"][1]["seconds"] >= stopped.seconds
+
+
+def test_a_resume_of_another_run_or_of_none_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _two_step_recipe(tmp_path, monkeypatch)
+    build = tmp_path / "build"
+    common = ["--recipe", str(path), "--build", str(build), "--train-python", sys.executable]
+    assert recipe.main([*common, "--resume"]) == 2
+    assert "holds no recipe run to resume" in capsys.readouterr().err
+    assert recipe.main([*common, "--scale", "0.5"]) == 1
+    assert recipe.main([*common, "--resume"]) == 2
+    assert "start it anew" in capsys.readouterr().err
+    assert recipe.main(common) == 1  # a new run starts from nothing: the data made again
+    assert (tmp_path / "data.runs").read_text() == "--count 5\n--count 10\n"
