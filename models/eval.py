@@ -18,7 +18,12 @@
 3. The same kind of views with what a real room adds (``models.synth.room``: white and light chips
    of other houses, a chip rack, the floor, shadows, the light's colour, CCTV): the card and back
    boxes the detector puts on chips, light and of the house's colours.
-4. Real chip photos (PokeVisor crops): colour -> denomination accuracy with the default chip set,
+4. Phone stills of a real table from above (``models.synth.still``: wood and light tables, a
+   board, players' pairs face up and down, white and light chips, a rack, the floor; cards
+   300-500 pixels wide in 6000 x 4000), in the held-out deck and in the training decks, read as
+   ``feltwatch detect`` reads a photo: card identity, face-down pairs seen, boxes on chips, and
+   the confusions that remain.
+5. Real chip photos (PokeVisor crops): colour -> denomination accuracy with the default chip set,
    and with the chip set calibrated from the other photos of the set (leave one out), which is
    what an installer's calibration does.
 """
@@ -44,6 +49,7 @@ from models.real import REAL, real_boxes
 from models.synth.designs import HELD_OUT, TRAINING, CardDesign, design
 from models.synth.room import LIGHT_CHIPS
 from models.synth.scene import BACK, CARD, CHIP, HAND, Label, Scene, render
+from models.synth.still import table_still
 from vision.chips import ChipReader, calibrated
 from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
 from vision.recognise import Recogniser, Sighting
@@ -265,32 +271,94 @@ def _found(sightings: list[Sighting], box: Box) -> Sighting | None:
     return best if best is not None and iou(best.box, box) >= 0.5 else None
 
 
+def _on_chips(
+    sightings: list[Sighting], labels: list[Label], light: Counter[str], on: Counter[str]
+) -> None:
+    """Count the chips of ``labels`` (light ones and the house's, into ``light``) and the card
+    and back boxes of ``sightings`` on a chip (IoU 0.3 with a chip, under 0.3 with every true
+    card and back; into ``on``)."""
+    sheets = [lb.box for lb in labels if lb.cls in (CARD, BACK)]
+    chips = [lb for lb in labels if lb.cls == CHIP]
+    kinds = ["light" if lb.name in LIGHT_CHIPS else "house" for lb in chips]
+    light.update(kinds)
+    for s in sightings:
+        if s.kind not in ("card", "card_back") or any(iou(s.box, b) >= 0.3 for b in sheets):
+            continue
+        hit = [k for lb, k in zip(chips, kinds, strict=True) if iou(s.box, lb.box) >= 0.3]
+        if hit:
+            on[hit[0]] += 1
+
+
 def light_chips(recogniser: Recogniser, scenes: int, seed: int = EVAL_SEED) -> dict[str, object]:
     """Views with white and light chips beside the cards (``models.synth.room``: a real room's
     chips of other houses, racks, floor, shadows, light, CCTV): the card and back boxes the
-    detector puts on a chip (IoU 0.3 with a chip, under 0.3 with every card and back), counted
-    apart for the light chips and the others."""
+    detector puts on a chip, counted apart for the light chips and the others."""
     on: Counter[str] = Counter()
     chips: Counter[str] = Counter()
     for i in range(scenes):
         rng = random.Random(seed + i)
         scene = render(rng, 1920, 1080, card_px=rng.uniform(45, 60), room=True)
-        sheets = [lb.box for lb in scene.labels if lb.cls in (CARD, BACK)]
-        labels = [lb for lb in scene.labels if lb.cls == CHIP]
-        kinds = ["light" if lb.name in LIGHT_CHIPS else "house" for lb in labels]
-        chips.update(kinds)
-        for s in recogniser.frame(scene.image):
-            if s.kind not in ("card", "card_back") or any(iou(s.box, b) >= 0.3 for b in sheets):
-                continue
-            hit = [k for lb, k in zip(labels, kinds, strict=True) if iou(s.box, lb.box) >= 0.3]
-            if hit:
-                on[hit[0]] += 1
+        _on_chips(recogniser.frame(scene.image), scene.labels, chips, on)
     return {
         "views": scenes,
         "light_chips": chips["light"],
         "house_chips": chips["house"],
         "card_or_back_boxes_on_light_chips": on["light"],
         "card_or_back_boxes_on_house_chips": on["house"],
+    }
+
+
+def _face_down_groups(labels: list[Label]) -> list[list[Box]]:
+    """The boxes of the backs in ``labels`` grouped where they touch (a face-down pair)."""
+    groups: list[list[Box]] = []
+    for box in (lb.box for lb in labels if lb.cls == BACK):
+        touching = [g for g in groups if any(iou(box, b) > 0 for b in g)]
+        merged = [box, *(b for g in touching for b in g)]
+        groups = [g for g in groups if g not in touching] + [merged]
+    return groups
+
+
+def table_stills(
+    recogniser: Recogniser,
+    stills: int,
+    seed: int = EVAL_SEED,
+    designs: Sequence[CardDesign] = TRAINING,
+) -> dict[str, object]:
+    """Phone stills of a real table from above (``models.synth.still``: wood and light tables,
+    a board, players' pairs face up and down, white and light chips, a rack, the floor; cards
+    300-500 pixels wide in 6000 x 4000), read as ``feltwatch detect`` reads a photo: card
+    identity per image, the face-down pairs a back box is put on, the card and back boxes on
+    chips, and the confusions (a true card's box named as another card) most often made."""
+    cards = Tally(list(DECK))
+    confusions: Counter[str] = Counter()
+    on: Counter[str] = Counter()
+    chips: Counter[str] = Counter()
+    groups = groups_seen = 0
+    for i in range(stills):
+        scene = table_still(random.Random(seed + i), designs=designs)
+        seen = recogniser.image(scene.image)
+        named = _cards(seen)
+        cards.add(named, [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD])
+        faces = [s for s in seen if s.kind == "card" and s.card is not None]
+        for label in (lb for lb in scene.labels if lb.cls == CARD):
+            match = _found(faces, label.box)
+            if match is not None and match.card != label.name:
+                confusions[f"{label.name}->{match.card}"] += 1
+        backs = [s.box for s in seen if s.kind == "card_back"]
+        for group in _face_down_groups(scene.labels):
+            groups += 1
+            groups_seen += any(iou(b, g) >= 0.3 for b in backs for g in group)
+        _on_chips(seen, scene.labels, chips, on)
+    return {
+        "stills": stills,
+        "designs": [d.name for d in designs],
+        "cards": cards.result(),
+        "face_down_pairs": groups,
+        "face_down_pairs_seen": groups_seen,
+        "light_chips": chips["light"],
+        "card_or_back_boxes_on_light_chips": on["light"],
+        "card_or_back_boxes_on_house_chips": on["house"],
+        "confusions": dict(confusions.most_common(10)),
     }
 
 
@@ -328,6 +396,9 @@ def main() -> int:
         type=int,
         default=EVAL_SEED,
         help=f"the rendered views' first seed ({SELECTION_SEED}: the selection views)",
+    )
+    parser.add_argument(
+        "--stills", type=int, default=20, help="rendered phone stills of a table, per deck set"
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument(
@@ -381,6 +452,14 @@ def main() -> int:
             else {}
         ),
         "light_chips": light_chips(recogniser, args.scenes, args.seed) if args.scenes else {},
+        "table_stills_held_out_design": (
+            table_stills(recogniser, args.stills, args.seed, (design(HELD_OUT),))
+            if args.stills
+            else {}
+        ),
+        "table_stills": table_stills(recogniser, args.stills, args.seed, designs)
+        if args.stills
+        else {},
         "real_chip_colours": real_chips(),
     }
     text = json.dumps(report, indent=2)

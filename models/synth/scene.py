@@ -189,6 +189,37 @@ def chip_sprite(
     return img
 
 
+def chip_pile(
+    canvas: np.ndarray,
+    ids: np.ndarray,
+    placed: list[tuple[int, str, np.ndarray]],
+    rng: random.Random,
+    centre: tuple[float, float],
+    chip_d: float,
+    colour: str,
+    body: tuple[int, int, int],
+) -> None:
+    """Chips of one ``colour`` (``body``) ``chip_d`` pixels across about ``centre``: a stack
+    seen from above and a little aside, or a spread; each added to ``placed`` (a stack as one
+    object) and to the canvas's id map ``ids``."""
+    x, y = centre
+    sprite, disc = chip_sprite(colour, body=body), chip_alpha()
+    if rng.random() < 0.5:
+        stack = []
+        for k in range(rng.randint(1, 8)):
+            at = (x + k * 0.6, y - k * chip_d * 0.08)
+            size = chip_d / sprite.shape[0]
+            owner = (ids, len(placed))
+            stack.append(paste(canvas, sprite, at, 0, size, k == 0, owner, disc))
+        placed.append((CHIP, colour, np.concatenate(stack)))
+        return
+    for _ in range(rng.randint(1, 5)):
+        cx, cy = x + rng.uniform(-chip_d, chip_d), y + rng.uniform(-chip_d, chip_d)
+        turn, size = rng.uniform(0, 360), chip_d / sprite.shape[0]
+        paste(canvas, sprite, (cx, cy), turn, size, owner=(ids, len(placed)), alpha=disc)
+        placed.append((CHIP, colour, rotated_box(chip_d, chip_d, (cx, cy), 0)))
+
+
 def _box(points: np.ndarray) -> tuple[float, float, float, float]:
     return (
         float(points[:, 0].min()),
@@ -408,29 +439,7 @@ def render(
         colour = rng.choice(colours)
         x = rng.uniform(margin, width - margin)
         y = rng.uniform(margin, height - margin)
-        sprite, disc = chip_sprite(colour, body=chip_colours[colour]), chip_alpha()
-        if rng.random() < 0.5:  # a stack seen from above and a little aside
-            stack = []
-            for k in range(rng.randint(1, 8)):
-                stack.append(
-                    paste(
-                        canvas,
-                        sprite,
-                        (x + k * 0.6, y - k * chip_d * 0.08),
-                        0,
-                        chip_d / sprite.shape[0],
-                        shadow=k == 0,
-                        owner=mine(),
-                        alpha=disc,
-                    )
-                )
-            placed.append((CHIP, colour, np.concatenate(stack)))
-        else:  # a spread
-            for _ in range(rng.randint(1, 5)):
-                cx, cy = x + rng.uniform(-chip_d, chip_d), y + rng.uniform(-chip_d, chip_d)
-                turn, size = rng.uniform(0, 360), chip_d / sprite.shape[0]
-                paste(canvas, sprite, (cx, cy), turn, size, owner=mine(), alpha=disc)
-                placed.append((CHIP, colour, rotated_box(chip_d, chip_d, (cx, cy), 0)))
+        chip_pile(canvas, ids, placed, rng, (x, y), chip_d, colour, chip_colours[colour])
     for _ in range(hands if hands is not None else int(rng.random() < 0.3)):
         tip = (rng.uniform(0, width), rng.uniform(0, height))
         before = canvas.copy()

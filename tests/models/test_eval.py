@@ -1,12 +1,23 @@
-"""models.eval's per-card outcomes: each true card judged by the box that overlaps it most."""
+"""models.eval's per-card outcomes (each true card judged by the box that overlaps it most), and
+its counts of light chips and face-down pairs."""
 
 from __future__ import annotations
 
 import random
 
-from models.eval import SELECTION_SEED, card_outcomes, light_chips, synthetic, view
+from models.eval import (
+    SELECTION_SEED,
+    _face_down_groups,
+    card_outcomes,
+    light_chips,
+    synthetic,
+    table_stills,
+    view,
+)
+from models.synth.designs import HELD_OUT, design
 from models.synth.room import LIGHT_CHIPS
 from models.synth.scene import BACK, CARD, CHIP, Label, render
+from models.synth.still import table_still
 from vision.recognise import Recogniser, Sighting
 
 LOWER = Label(CARD, (100, 100, 150, 170), "Kh")
@@ -68,3 +79,17 @@ def test_the_light_chips_count_every_chip_of_the_room_views() -> None:
     assert light > 0
     boxes = report["card_or_back_boxes_on_light_chips"], report["card_or_back_boxes_on_house_chips"]
     assert all(isinstance(n, int) and n >= 0 for n in boxes)
+
+
+def test_the_stills_evaluation_accounts_for_every_face_down_pair_and_light_chip() -> None:
+    report = table_stills(Recogniser(), 1, SELECTION_SEED, (design(HELD_OUT),))
+    scene = table_still(random.Random(SELECTION_SEED), designs=(design(HELD_OUT),))
+    assert report["designs"] == [HELD_OUT]
+    assert report["face_down_pairs"] == len(_face_down_groups(scene.labels))
+    assert report["light_chips"] == sum(
+        lb.cls == CHIP and lb.name in LIGHT_CHIPS for lb in scene.labels
+    )
+    cards = report["cards"]
+    assert isinstance(cards, dict) and cards["images"] == 1
+    seen = report["face_down_pairs_seen"]
+    assert isinstance(seen, int) and 0 <= seen <= report["face_down_pairs"]
