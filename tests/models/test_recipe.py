@@ -98,8 +98,9 @@ sys.exit(0 if "--resume" in sys.argv else 1)
 """
 
 
-def _two_step_recipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A recipe of a step that runs whole and a resumable one that stops the first time."""
+def _two_step_recipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], Path]:
+    """The options of a run into ``tmp_path/build`` (and that folder) of a recipe of a step that
+    runs whole and a resumable one that stops the first time."""
     (tmp_path / "recipe_step_whole.py").write_text(_COUNTING_STEP)
     (tmp_path / "recipe_step_stopped.py").write_text(_STOPPED_STEP)
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
@@ -111,15 +112,14 @@ def _two_step_recipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         f'args = ["{tmp_path}/train.runs", "--steps", "100", "--device", "{{device}}"]\n'
         f'counts = ["--steps"]\nresumable = true\n'
     )
-    return path
+    build = tmp_path / "build"
+    return ["--recipe", str(path), "--build", str(build), "--train-python", sys.executable], build
 
 
 def test_a_stopped_run_goes_on_where_it_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _two_step_recipe(tmp_path, monkeypatch)
-    build = tmp_path / "build"
-    common = ["--recipe", str(path), "--build", str(build), "--train-python", sys.executable]
+    common, build = _two_step_recipe(tmp_path, monkeypatch)
     assert recipe.main(common) == 1  # the training step stopped
     assert "train failed" in capsys.readouterr().err
     stopped = recipe.StepRecord.read(build / "steps" / "train.json")
@@ -139,9 +139,7 @@ def test_a_stopped_run_goes_on_where_it_stopped(
 def test_a_resume_of_another_run_or_of_none_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _two_step_recipe(tmp_path, monkeypatch)
-    build = tmp_path / "build"
-    common = ["--recipe", str(path), "--build", str(build), "--train-python", sys.executable]
+    common, _ = _two_step_recipe(tmp_path, monkeypatch)
     assert recipe.main([*common, "--resume"]) == 2
     assert "holds no recipe run to resume" in capsys.readouterr().err
     assert recipe.main([*common, "--scale", "0.5"]) == 1
