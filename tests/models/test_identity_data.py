@@ -1,14 +1,24 @@
 """The classifier's crops from rendered hands on the demo's table (``--videos``), from views of
 few objects (``--sparse-scenes``) and from views of cards lying one over another
-(``--pair-scenes``), cut at true boxes jittered or at a detector's boxes (``--detector``)."""
+(``--pair-scenes``), cut at true boxes jittered or at a detector's boxes (``--detector``); each
+part kept under what made it."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 
-from models.identity_data import LABELS, _detected_crops, _recogniser, pairs, sparse, table_videos
+from models.identity_data import (
+    LABELS,
+    _detected_crops,
+    _recogniser,
+    kept,
+    pairs,
+    sparse,
+    table_videos,
+)
 from models.synth.scene import CARD, INDEX_READABLE, render
 from vision import recognise
 from vision.identity import CROP_PX, MASK_OTHER, MASK_OWN, MASK_SHARED, card_crop
@@ -103,3 +113,21 @@ def test_with_a_detector_each_card_is_cut_at_the_box_the_worker_finds_for_it() -
     for crop, _ in cards:
         assert any(np.array_equal(crop[..., :3], cut) for cut in at_boxes)
     assert all(LABELS[k] in (*readable, LABELS[-1]) for _, k in made)  # the rest are ``none``
+
+
+def test_a_part_made_once_is_read_back_under_its_key_and_made_again_under_another(
+    tmp_path: Path,
+) -> None:
+    made: list[int] = []
+
+    def make(n: int) -> tuple[np.ndarray, np.ndarray]:
+        made.append(n)
+        return np.full((n, 2, 2, 4), n, np.uint8), np.arange(n, dtype=np.int16)
+
+    first = kept(tmp_path, "train-scenes", "3 0", lambda: make(3))
+    again = kept(tmp_path, "train-scenes", "3 0", lambda: make(3))
+    assert made == [3]
+    assert np.array_equal(first[0], again[0]) and np.array_equal(first[1], again[1])
+    other = kept(tmp_path, "train-scenes", "5 0", lambda: make(5))
+    assert made == [3, 5] and len(other[1]) == 5
+    assert sorted(p.name for p in (tmp_path / "parts").iterdir()) == ["train-scenes.npz"]
