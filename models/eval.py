@@ -11,10 +11,11 @@
 2. Rendered 1920 x 1080 table views with cards about 50 pixels wide (the product's scale), from
    a seed no training run uses, in the training decks and again in the held-out deck
    (``models.synth.designs.HELD_OUT``, never in a training frame: a new casino's deck): the
-   same, plus the cards' recall by suit, each true card's outcome by its box (named right,
-   wrong, unsure or not found; alone or overlapping another card), card backs, chips (box and
-   colour) and hands. ``--seed`` renders other views of the same kind: the selection views
-   (``SELECTION_SEED``) that candidates are chosen on, so that ``EVAL_SEED``'s stay unseen.
+   same, each deck's own precision and recall, the cards' recall by suit, each true card's
+   outcome by its box (named right, wrong, unsure or not found; alone or overlapping another
+   card), card backs, chips (box and colour) and hands. ``--seed`` renders other views of the
+   same kind: the selection views (``SELECTION_SEED``) that candidates are chosen on, so that
+   ``EVAL_SEED``'s stay unseen.
 3. The same kind of views with what a real room adds (``models.synth.room``: white and light chips
    of other houses, a chip rack, the floor, shadows, the light's colour, CCTV): the card and back
    boxes the detector puts on chips, light and of the house's colours.
@@ -202,6 +203,7 @@ def synthetic(
     designs: Sequence[CardDesign] = TRAINING,
 ) -> dict[str, object]:
     cards = Tally(list(DECK))
+    by_design = {d.name: Tally(list(DECK)) for d in designs}
     outcomes: Counter[str] = Counter()
     kinds = {name: Tally([name]) for name in ("card_back", "chip", "hand")}
     colour_right = colour_total = 0
@@ -215,6 +217,7 @@ def synthetic(
         named = _cards(seen)
         true_cards = [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD]
         cards.add(named, true_cards)
+        by_design[scene.design].add(named, true_cards)
         outcomes += card_outcomes(seen, scene.labels)
         said = {name for name, _, _ in named}
         for name in {name for name, _ in true_cards}:
@@ -235,6 +238,7 @@ def synthetic(
         "first_seed": seed,
         "designs": [d.name for d in designs],
         "cards": cards.result(),
+        "cards_by_design": _by_design(by_design),
     }
     out["card_recall_by_suit"] = {s: round(n / max(1, t), 4) for s, (n, t) in by_suit.items()}
     out["cards_by_box"] = {
@@ -246,6 +250,15 @@ def synthetic(
         out[name] = {k: result[k] for k in ("mAP50", "box_precision_iou50", "box_recall_iou50")}
     out["chip_colour_accuracy"] = round(colour_right / max(1, colour_total), 4)
     out["seconds_per_frame"] = round((time.perf_counter() - started) / max(1, scenes), 3)
+    return out
+
+
+def _by_design(tallies: dict[str, Tally]) -> dict[str, dict[str, float]]:
+    """Each deck's views: how many, and card identity precision and recall."""
+    out = {}
+    for name, tally in tallies.items():
+        result = tally.result() if tally.per_image else {"images": 0}
+        out[name] = {k: result[k] for k in ("images", "precision", "recall") if k in result}
     return out
 
 
@@ -330,6 +343,7 @@ def table_stills(
     identity per image, the face-down pairs a back box is put on, the card and back boxes on
     chips, and the confusions (a true card's box named as another card) most often made."""
     cards = Tally(list(DECK))
+    by_design = {d.name: Tally(list(DECK)) for d in designs}
     confusions: Counter[str] = Counter()
     on: Counter[str] = Counter()
     chips: Counter[str] = Counter()
@@ -338,7 +352,9 @@ def table_stills(
         scene = table_still(random.Random(seed + i), designs=designs)
         seen = recogniser.image(scene.image)
         named = _cards(seen)
-        cards.add(named, [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD])
+        true_cards = [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD]
+        cards.add(named, true_cards)
+        by_design[scene.design].add(named, true_cards)
         faces = [s for s in seen if s.kind == "card" and s.card is not None]
         for label in (lb for lb in scene.labels if lb.cls == CARD):
             match = _found(faces, label.box)
@@ -353,6 +369,7 @@ def table_stills(
         "stills": stills,
         "designs": [d.name for d in designs],
         "cards": cards.result(),
+        "cards_by_design": _by_design(by_design),
         "face_down_pairs": groups,
         "face_down_pairs_seen": groups_seen,
         "light_chips": chips["light"],

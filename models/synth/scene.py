@@ -72,6 +72,8 @@ class Label:
 class Scene:
     image: np.ndarray
     labels: list[Label] = field(default_factory=list)
+    design: str = ""
+    """The name of the deck its cards are drawn in."""
 
 
 def felt(
@@ -454,7 +456,7 @@ def render(
     image, homography = finish(canvas, rng, beyond=table)
     if room and rng.random() < CCTV_SHARE:
         image = cctv(image, rng)
-    return Scene(image, labelled(placed, ids, homography))
+    return Scene(image, labelled(placed, ids, homography), deck_design.name)
 
 
 def finish(

@@ -145,4 +145,4 @@ def table_still(
     canvas = light_colour(canvas, rng)
     table = light_colour(table, rng)
     image, homography = finish(canvas, rng, beyond=table)
-    return Scene(image, labelled(placed, ids, homography))
+    return Scene(image, labelled(placed, ids, homography), design.name)

@@ -65,6 +65,12 @@ def test_the_rendered_evaluation_accounts_for_every_true_card_of_the_selection_v
     true_cards = sum(lb.cls == CARD for i in range(views) for lb in view(SELECTION_SEED + i).labels)
     assert counted == true_cards > 0
     assert by_box["alone"]["right"] + by_box["overlapping"]["right"] > 0
+    by_design = report["cards_by_design"]
+    assert isinstance(by_design, dict)
+    drawn_in = [view(SELECTION_SEED + i).design for i in range(views)]
+    assert {name: d["images"] for name, d in by_design.items() if d["images"]} == {
+        name: drawn_in.count(name) for name in drawn_in
+    }
 
 
 def test_the_light_chips_count_every_chip_of_the_room_views() -> None:
