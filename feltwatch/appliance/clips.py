@@ -84,9 +84,28 @@ class ClipMaker:
         self._thread.start()
         return self
 
-    def stop(self) -> None:
+    def stop(self, until_s: float) -> int:
+        """Stop the clip thread after the clip it is cutting, cut the clips now recorded until
+        ``until_s`` (``time.monotonic``), and give every clip left uncut a manifest line that
+        says so (the recording keeps the moment). Returns how many were left: the engine stops
+        within its budget however many alerts wait for their clips."""
         self._stop.set()
-        self._thread.join(5.0)
+        if self._thread.is_alive():
+            self._thread.join(max(0.0, until_s - time.monotonic()))
+        if self._cutting.acquire(timeout=max(0.0, until_s - time.monotonic())):
+            try:
+                self._cut_due(until_s)
+            finally:
+                self._cutting.release()
+        with self._lock:
+            left, self._jobs = self._jobs, []
+        for job in left:
+            for camera in self.cameras:
+                self._write_row(
+                    self._row(job, camera),
+                    missing="not cut: the engine stopped first; the recording keeps the moment",
+                )
+        return len(left)
 
     def add(self, proved: Proved) -> None:
         if proved.input_ts_ns <= 0:
@@ -111,11 +130,17 @@ class ClipMaker:
         with self._cutting:
             self._cut_due()
 
-    def _cut_due(self) -> None:
+    def _cut_due(self, until_s: float | None = None) -> None:
+        """Cut each clip due; the clip thread stops between clips once asked to, a final cut at
+        ``until_s`` (``time.monotonic``)."""
         now = self.clock()
         with self._lock:
             jobs = list(self._jobs)
         for job in jobs:
+            if until_s is None and self._stop.is_set():
+                return
+            if until_s is not None and time.monotonic() >= until_s:
+                return
             late = now > job.end_ns + self.wait_ns
             ready = all(
                 (covered_until(self.root / camera) or 0) >= job.end_ns for camera in self.cameras
@@ -126,12 +151,10 @@ class ClipMaker:
                 with self._lock:
                     self._jobs.remove(job)
 
-    def _cut(self, job: _Job, camera: str) -> None:
+    def _row(self, job: _Job, camera: str) -> dict[str, object]:
+        """The manifest line of ``job``'s clip from ``camera``, before it is cut."""
         alert = job.proved.alert
-        hand_folder = self.folder / f"hand-{alert.hand}"
-        stem = f"{alert.seq}-{alert.rule}-{camera}"
-        key = hand_folder / f"{stem}-key.jpg"
-        row: dict[str, object] = {
+        return {
             "table": self.table,
             "alert": alert_id(self.table, alert.to_json()),
             "hand": alert.hand,
@@ -144,6 +167,13 @@ class ClipMaker:
             "to_ns": job.end_ns,
             "proved_ns": job.proved.input_ts_ns,
         }
+
+    def _cut(self, job: _Job, camera: str) -> None:
+        alert = job.proved.alert
+        hand_folder = self.folder / f"hand-{alert.hand}"
+        stem = f"{alert.seq}-{alert.rule}-{camera}"
+        key = hand_folder / f"{stem}-key.jpg"
+        row = self._row(job, camera)
         proved = job.proved.input_ts_ns
         shared = self._clips.get((alert.hand, camera))
         try:
@@ -176,9 +206,14 @@ class ClipMaker:
                 row["key_frame"] = str(key.relative_to(self.root))
         except OSError as exc:
             row["error"] = f"{hand_folder}: {exc.strerror or exc}"
-        if not row.get("frames"):
+        missing = f"camera {camera} recorded nothing from {job.start_ns} to {job.end_ns}"
+        self._write_row(row, missing=None if row.get("frames") else missing)
+
+    def _write_row(self, row: dict[str, object], missing: str | None) -> None:
+        """Add ``row`` (with ``missing``: no clip, and why) to the manifest."""
+        if missing is not None:
             row["frames"] = 0
-            row["missing"] = f"camera {camera} recorded nothing from {job.start_ns} to {job.end_ns}"
+            row["missing"] = missing
         self.made.append(row)
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)

@@ -56,7 +56,7 @@ from feltwatch.appliance.open_alerts import (
     Look,
     OpenAlerts,
 )
-from feltwatch.appliance.service import process_log, stop_on_signals
+from feltwatch.appliance.service import STOP_BUDGET_S, process_log, stop_on_signals
 
 LOG = logging.getLogger("feltwatch.engine")
 
@@ -346,13 +346,18 @@ def run(config: Config, config_path: Path) -> int:
     with stop_on_signals() as stop:
         LOG.info(f"[{config.table.name}] engine: ready")
         stop.wait()
+    until_s = time.monotonic() + STOP_BUDGET_S  # within the supervisor's grace, however busy
     server.stop()
     for link in links:  # before the journal closes: they journal their last inputs
         link.stop()
-    lost_inputs = service.stop()
+    lost_inputs = service.stop(timeout_s=STOP_BUDGET_S / 2)  # the journal holds every input
     if outputs.clips is not None:
-        outputs.clips.stop()
-        outputs.clips.cut_due()  # what is recorded by now (after the thread: one at a time)
+        uncut = outputs.clips.stop(until_s)
+        if uncut:
+            LOG.warning(
+                f"[{config.table.name}] engine: stopped before cutting the clips of {uncut}"
+                " alerts (clips.jsonl says which; the recordings keep the moments)"
+            )
     lost_lines = outputs.close()
     if lost_inputs or lost_lines:
         LOG.error(

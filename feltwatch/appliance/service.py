@@ -22,6 +22,10 @@ LOG_BYTES = 10_000_000
 LOG_FILES = 4
 """Old log files kept beside the one written."""
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
+STOP_GRACE_S = 10.0
+"""How long the supervisor waits for a process to stop after SIGTERM before it kills it."""
+STOP_BUDGET_S = STOP_GRACE_S - 2.0
+"""What a process gives its own stop (the rest: the interpreter's exit, a starved CPU)."""
 
 
 class _LogFile(logging.handlers.RotatingFileHandler):

@@ -16,6 +16,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from feltwatch.appliance.service import STOP_GRACE_S
+
 MAX_RESTARTS = 5
 """A child is restarted at most this many times within ``RESTART_WINDOW_S``."""
 RESTART_WINDOW_S = 60.0
@@ -99,7 +101,7 @@ class Supervisor:
             child.due_s = now + delay
             self.health(f"{child.name} {how}; restarting in {delay:.1f} s")
 
-    def stop(self, grace_s: float = 10.0) -> None:
+    def stop(self, grace_s: float = STOP_GRACE_S) -> None:
         """Stop every child, the last started first."""
         for child in reversed(self.children):
             process = child.process
