@@ -190,7 +190,7 @@ def _run_group(
             print(f"{step.name}: done earlier, in {earlier.seconds} s", flush=True)
             continue
         before = earlier.seconds if earlier is not None else 0.0
-        run = [*command, "--resume"] if resume and step.resumable and earlier else command
+        run = [*command, "--resume"] if step.resumable and earlier is not None else command
         log = build / "logs" / f"{step.name}.log"
         print(f"{step.name}: {' '.join(run)}", flush=True)
         out = log.open("a" if earlier is not None else "w")
