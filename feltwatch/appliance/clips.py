@@ -145,11 +145,14 @@ class ClipMaker:
             ready = all(
                 (covered_until(self.root / camera) or 0) >= job.end_ns for camera in self.cameras
             )
-            if ready or late:
-                for camera in self.cameras:
-                    self._cut(job, camera)
-                with self._lock:
-                    self._jobs.remove(job)
+            if not (ready or late):
+                continue
+            with self._lock:  # taken off the list first: a stop lists only the clips not begun
+                if job not in self._jobs:
+                    continue
+                self._jobs.remove(job)
+            for camera in self.cameras:
+                self._cut(job, camera)
 
     def _row(self, job: _Job, camera: str) -> dict[str, object]:
         """The manifest line of ``job``'s clip from ``camera``, before it is cut."""
