@@ -285,15 +285,15 @@ def _found(sightings: list[Sighting], box: Box) -> Sighting | None:
 
 
 def _on_chips(
-    sightings: list[Sighting], labels: list[Label], light: Counter[str], on: Counter[str]
+    sightings: list[Sighting], labels: list[Label], counted: Counter[str], on: Counter[str]
 ) -> None:
-    """Count the chips of ``labels`` (light ones and the house's, into ``light``) and the card
-    and back boxes of ``sightings`` on a chip (IoU 0.3 with a chip, under 0.3 with every true
-    card and back; into ``on``)."""
+    """Count the chips of ``labels`` by kind, light or the house's (into ``counted``), and the
+    card and back boxes of ``sightings`` on a chip by the chip's kind (IoU 0.3 with a chip,
+    under 0.3 with every true card and back; into ``on``)."""
     sheets = [lb.box for lb in labels if lb.cls in (CARD, BACK)]
     chips = [lb for lb in labels if lb.cls == CHIP]
     kinds = ["light" if lb.name in LIGHT_CHIPS else "house" for lb in chips]
-    light.update(kinds)
+    counted.update(kinds)
     for s in sightings:
         if s.kind not in ("card", "card_back") or any(iou(s.box, b) >= 0.3 for b in sheets):
             continue
