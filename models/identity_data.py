@@ -382,6 +382,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    detector = _file_sha256(args.detector)
     for split, scenes, videos, few, two, real_split, copies, seed in (
         (
             "train",
@@ -404,7 +405,6 @@ def main() -> int:
             args.seed + 1,
         ),
     ):
-        detector = _file_sha256(args.detector)
         sx, sy = kept(
             args.out,
             f"{split}-scenes",

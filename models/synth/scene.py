@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.cards import DECK
 from models.synth.cards import W
-from models.synth.designs import TRAINING, CardDesign
+from models.synth.designs import TRAINING, CardDesign, Sprite
 from models.synth.room import (
     CCTV_SHARE,
     FLOOR_SHARE,
@@ -189,6 +189,25 @@ def chip_sprite(
     cv2.circle(img, (int(c), int(c)), int(c * 0.62), (230, 230, 230), 2, cv2.LINE_AA)
     cv2.circle(img, (int(c), int(c)), int(c * 0.56), tuple(v * 0.85 for v in body), -1, cv2.LINE_AA)
     return img
+
+
+def lay_card(
+    canvas: np.ndarray,
+    ids: np.ndarray,
+    placed: list[tuple[int, str, np.ndarray]],
+    rng: random.Random,
+    sprite: Sprite,
+    name: str | None,
+    at: tuple[float, float],
+    angle: float,
+    scale: float,
+) -> None:
+    """``sprite`` (the face of the card ``name``, or a back where ``name`` is None) weathered
+    and pasted at ``at``, turned by ``angle`` degrees; added to ``placed`` and to the canvas's
+    id map ``ids``."""
+    face = weathered(sprite, rng)
+    corners = paste(canvas, face.bgr, at, angle, scale, owner=(ids, len(placed)), alpha=face.alpha)
+    placed.append((CARD, name, corners) if name is not None else (BACK, "card_back", corners))
 
 
 def chip_pile(
@@ -420,13 +439,9 @@ def render(
         angle = rng.uniform(-180, 180) if rng.random() < 0.5 else rng.uniform(-12, 12)
         if i < up:
             card = deck.pop()
-            face = weathered(deck_design.face(card), rng)
-            corners = paste(canvas, face.bgr, (x, y), angle, scale, owner=mine(), alpha=face.alpha)
-            placed.append((CARD, card, corners))
+            lay_card(canvas, ids, placed, rng, deck_design.face(card), card, (x, y), angle, scale)
         else:
-            face = weathered(back, rng)
-            corners = paste(canvas, face.bgr, (x, y), angle, scale, owner=mine(), alpha=face.alpha)
-            placed.append((BACK, "card_back", corners))
+            lay_card(canvas, ids, placed, rng, back, None, (x, y), angle, scale)
         if rng.random() < pair_share and deck:  # a second card overlapping (a hand)
             card = deck.pop()
             dx, dy = card_w * rng.uniform(0.3, 0.5), card_w * rng.uniform(-0.1, 0.1)

@@ -23,8 +23,6 @@ from models.synth.cards import W
 from models.synth.designs import TRAINING, CardDesign
 from models.synth.room import LIGHT_CHIPS, arm_shadows, floor, light_colour, rack
 from models.synth.scene import (
-    BACK,
-    CARD,
     CHIP_COLOURS,
     FELTS,
     LIGHT_SURFACES,
@@ -33,9 +31,8 @@ from models.synth.scene import (
     felt,
     finish,
     labelled,
-    paste,
+    lay_card,
 )
-from models.synth.wear import weathered
 
 STILL_CARD_PX = (300.0, 500.0)
 FACE_DOWN_SHARE = 0.3
@@ -48,27 +45,6 @@ def wood_grain(canvas: np.ndarray, rng: random.Random) -> None:
     small = np.random.default_rng(rng.getrandbits(32)).normal(0, 1, (height // 8, width // 64))
     grain = cv2.resize(small.astype(np.float32), (width, height), interpolation=cv2.INTER_CUBIC)
     canvas *= (1 + 0.06 * grain)[:, :, None]
-
-
-def _card(
-    canvas: np.ndarray,
-    ids: np.ndarray,
-    placed: list[tuple[int, str, np.ndarray]],
-    rng: random.Random,
-    design: CardDesign,
-    back: int,
-    name: str | None,
-    at: tuple[float, float],
-    angle: float,
-    card_w: float,
-) -> None:
-    """One card at ``at`` turned by ``angle`` degrees: ``name`` face up, None face down (the
-    deck's ``back``)."""
-    face = weathered(design.face(name) if name is not None else design.back(back), rng)
-    corners = paste(
-        canvas, face.bgr, at, angle, card_w / W, owner=(ids, len(placed)), alpha=face.alpha
-    )
-    placed.append((CARD, name, corners) if name is not None else (BACK, "card_back", corners))
 
 
 def table_still(
@@ -114,8 +90,8 @@ def table_still(
     for k in range(board):
         offset = (k - (board - 1) / 2) * step
         at = (centre[0] + along[0] * offset, centre[1] + along[1] * offset)
-        tilt = row_angle + rng.uniform(-3, 3)
-        _card(canvas, ids, placed, rng, design, back, deck.pop(), at, tilt, card_w)
+        tilt, card = row_angle + rng.uniform(-3, 3), deck.pop()
+        lay_card(canvas, ids, placed, rng, design.face(card), card, at, tilt, card_w / W)
     players = rng.randint(2, 6)
     first = rng.uniform(0, 360)
     for p in range(players):
@@ -132,7 +108,8 @@ def table_still(
             spot = (at[0] + k * shift * math.cos(turn), at[1] - k * shift * math.sin(turn))
             name = None if down else deck.pop()
             tilt = facing + k * rng.uniform(-15, 15)
-            _card(canvas, ids, placed, rng, design, back, name, spot, tilt, card_w)
+            sprite = design.back(back) if name is None else design.face(name)
+            lay_card(canvas, ids, placed, rng, sprite, name, spot, tilt, card_w / W)
         if rng.random() < 0.6:  # the player's stack before the cards
             before = (
                 centre[0] + 0.27 * width * math.cos(seat),
