@@ -21,24 +21,40 @@ class _Parsed(Exception):
     """Raised once a module's parser has read the step's arguments (nothing runs)."""
 
 
-@pytest.mark.parametrize("step", load()[0], ids=lambda s: s.name)
-def test_every_steps_arguments_are_read_by_its_modules_parser(
-    step: recipe.Step, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _parser_of(step: recipe.Step, monkeypatch: pytest.MonkeyPatch) -> argparse.ArgumentParser:
+    """The parser of the step's module, once it has read the step's arguments (nothing runs)."""
     values = {"build": "/tmp/recipe-test", "jobs": "2", "device": "cpu"}
     argv = step.command("python", values, 1.0)[3:]
     parse = argparse.ArgumentParser.parse_args
+    seen: list[argparse.ArgumentParser] = []
 
     def parsed(
         self: argparse.ArgumentParser, args: object = None, namespace: object = None
     ) -> NoReturn:
         parse(self, argv, namespace)
+        seen.append(self)
         raise _Parsed
 
     monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parsed)
     module = importlib.import_module(step.module)
     with pytest.raises(_Parsed):
         module.main()
+    return seen[0]
+
+
+@pytest.mark.parametrize("step", load()[0], ids=lambda s: s.name)
+def test_every_steps_arguments_are_read_by_its_modules_parser(
+    step: recipe.Step, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _parser_of(step, monkeypatch)
+
+
+@pytest.mark.parametrize("step", load()[0], ids=lambda s: s.name)
+def test_a_step_whose_module_can_resume_is_resumed_not_begun_again(
+    step: recipe.Step, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    takes_resume = "--resume" in _parser_of(step, monkeypatch)._option_string_actions
+    assert step.resumable == takes_resume
 
 
 def test_scale_multiplies_the_counts_and_nothing_else() -> None:
