@@ -46,6 +46,7 @@ from models.identity_data import (
     detected_cards,
     jitter,
 )
+from models.synth.designs import TRAINING_MIX
 from models.synth.scene import BACK, CARD, FELTS, LIGHT_SURFACES, Label, render
 from vision.identity import crop_window
 from vision.recognise import Recogniser
@@ -147,7 +148,7 @@ def _pair_view(seed: int, recogniser: Recogniser | None) -> Sample:
 
 
 def _table_view(seed: int, recogniser: Recogniser | None) -> Sample:
-    scene = view(seed)
+    scene = view(seed, TRAINING_MIX)
     rng = random.Random(seed ^ 77)
     image = scene.image if rng.random() < 0.5 else _as_jpeg(scene.image, rng.randint(*JPEG_QUALITY))
     return samples(image, scene.labels, rng, recogniser)

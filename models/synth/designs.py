@@ -1,6 +1,7 @@
-"""The card designs the renderer draws: the decks drawn from scratch (``cards.STYLES``) and the
-real decks of ``../shared/data/card-art`` (a French-pattern deck with court card art, PNG; a
-jumbo-index deck in the casino style, SVG rasterised with resvg).
+"""The card designs the renderer draws: the decks drawn from scratch (``cards.STYLES``), a deck
+drawn at random for each scene (``VARIED``, ``models.synth.varied``) and the real decks of
+``../shared/data/card-art`` (a French-pattern deck with court card art, PNG; a jumbo-index deck
+in the casino style, SVG rasterised with resvg).
 
 ``HELD_OUT`` is never drawn in training frames: it is how the evaluation measures what a deck
 nobody trained on does (a new casino brings a new deck). Every face is ``cards.W`` x ``cards.H``
@@ -10,20 +11,19 @@ mask (the real decks' rounded corners show the table).
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from models.synth.cards import STYLES, DeckStyle, H, W, draw_back, draw_card
+from models.synth.cards import FONTS, STYLES, DeckStyle, H, W, draw_back, draw_card
+from models.synth.varied import varied_back, varied_style
 
 ART = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "card-art"
-FONTS = Path("/usr/share/fonts/truetype/dejavu")
-"""The jumbo-index deck prints its indices in Arial, which the appliance's system lacks: its
-text is set in DejaVu Sans (Debian's ``fonts-dejavu-core``), never downloaded."""
 
 RANK_FILES = {
     "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "T": "10",
@@ -56,7 +56,16 @@ class Sprite:
 class CardDesign:
     name: str
     style: DeckStyle | None = None
-    """A deck drawn from scratch; None: a real deck of ``ART``."""
+    """A deck drawn from scratch; None: a real deck of ``ART`` or ``varies``."""
+    varies: bool = False
+    """A new deck for each scene (``for_scene``)."""
+
+    def for_scene(self, rng: random.Random) -> CardDesign:
+        """The deck a scene is drawn in: this one, or, if it ``varies``, one drawn from ``rng``
+        under the same name."""
+        if not self.varies:
+            return self
+        return CardDesign(self.name, varied_style(rng.randrange(2**31)))
 
     def face(self, card: str) -> Sprite:
         """The face of ``card`` (e.g. ``"Qh"``), cached: do not modify it."""
@@ -68,10 +77,14 @@ class CardDesign:
 
 
 DRAWN = tuple(CardDesign(f"drawn-{k}", style) for k, style in enumerate(STYLES))
+VARIED = CardDesign("varied", varies=True)
 REAL = (CardDesign(FRENCH), CardDesign(JUMBO))
-ALL = DRAWN + REAL
+ALL = (*DRAWN, VARIED, *REAL)
 TRAINING = tuple(d for d in ALL if d.name != HELD_OUT)
 """The decks training frames are drawn in."""
+TRAINING_MIX = (*DRAWN, *(REAL[0],) * 3, *(VARIED,) * 5)
+"""What a training scene draws its deck from, one entry at random: a third the fixed drawn
+decks, a quarter the real French-pattern deck, the rest a deck of its own."""
 COMMITTED_TRAINED_ON = DRAWN
 """The decks the committed models' training frames showed (the tests that hold the committed
 models to a figure render these)."""
@@ -92,6 +105,8 @@ def _read_png(path: Path) -> np.ndarray:
 
 
 def _rasterise(path: Path) -> np.ndarray:
+    """The SVG face at ``path``. The jumbo-index deck prints its indices in Arial, which the
+    appliance's system lacks: its text is set in DejaVu Sans (``FONTS``), never downloaded."""
     import resvg_py
 
     if not path.is_file():
@@ -144,9 +159,11 @@ def _sprite(bgra: np.ndarray) -> Sprite:
     return Sprite(bgr, alpha)
 
 
-@cache
+@lru_cache(maxsize=256)
 def _face(deck: CardDesign, card: str) -> Sprite:
     rank, suit = card[0], card[1]
+    if deck.varies:
+        raise ValueError(f"{deck.name}: a new deck for each scene: draw one with for_scene")
     if deck.style is not None:
         bgr = draw_card(card, deck.style).astype(np.float32)
         bgr.setflags(write=False)
@@ -158,10 +175,13 @@ def _face(deck: CardDesign, card: str) -> Sprite:
     return _sprite(_rasterise(ART / "svgcards-jumbo-index" / name))
 
 
-@cache
+@lru_cache(maxsize=64)
 def _back(deck: CardDesign, variant: int) -> Sprite:
+    if deck.varies:
+        raise ValueError(f"{deck.name}: a new deck for each scene: draw one with for_scene")
     if deck.style is not None:
-        bgr = draw_back(variant).astype(np.float32)
+        drawn = draw_back(variant) if deck.style.back is None else varied_back(deck.style.back)
+        bgr = drawn.astype(np.float32)
         bgr.setflags(write=False)
         return Sprite(bgr, None)
     if deck.name == FRENCH:

@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.cards import DECK
 from models.synth.cards import W
-from models.synth.designs import TRAINING, CardDesign, Sprite
+from models.synth.designs import TRAINING_MIX, CardDesign, Sprite
 from models.synth.room import (
     CCTV_SHARE,
     FLOOR_SHARE,
@@ -404,7 +404,7 @@ def render(
     hands: int | None = None,
     surfaces: Sequence[tuple[int, int, int]] = FELTS,
     pair_share: float = PAIR_SHARE,
-    designs: Sequence[CardDesign] = TRAINING,
+    designs: Sequence[CardDesign] = TRAINING_MIX,
     room: bool = False,
 ) -> Scene:
     """A random table view; ``card_px`` is the card width in pixels (default: drawn from
@@ -420,7 +420,7 @@ def render(
     if room and rng.random() < RACK_SHARE:
         rack(canvas, rng, card_w * 0.55, list(chip_colours.values()))
     scale = card_w / W
-    deck_design = designs[rng.randrange(len(designs))]
+    deck_design = designs[rng.randrange(len(designs))].for_scene(rng)
     back = deck_design.back(rng.randrange(8))
     deck = list(DECK)
     rng.shuffle(deck)

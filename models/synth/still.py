@@ -67,7 +67,7 @@ def table_still(
     chip_colours = {**CHIP_COLOURS, **LIGHT_CHIPS}
     if rng.random() < 0.5:
         rack(canvas, rng, card_w * 0.55, list(chip_colours.values()))
-    design = designs[rng.randrange(len(designs))]
+    design = designs[rng.randrange(len(designs))].for_scene(rng)
     back = rng.randrange(8)
     deck = list(DECK)
     rng.shuffle(deck)

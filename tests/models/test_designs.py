@@ -19,6 +19,7 @@ from models.synth.wear import weathered
 
 @pytest.mark.parametrize("deck", ALL, ids=lambda d: d.name)
 def test_every_design_draws_52_distinct_faces_and_a_back(deck: CardDesign) -> None:
+    deck = deck.for_scene(random.Random(0))
     faces = [deck.face(card) for card in DECK]
     assert {f.bgr.tobytes() for f in faces}.__len__() == 52
     for sprite in (*faces, deck.back(0)):
