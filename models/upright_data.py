@@ -171,7 +171,7 @@ def build(
     random.Random(0).shuffle(todo)
     with multiprocessing.Pool(jobs) as pool:
         made = pool.map(_job, todo, chunksize=8)
-    held = len(made) // 20
+    held = max(1, len(made) // 20)  # at least one view to validate on
     out.mkdir(parents=True, exist_ok=True)
     counts = {}
     for split, part in (("val", made[:held]), ("train", made[held:])):
