@@ -23,7 +23,7 @@ from vision.chips import DEFAULT_CHIP_SET, ChipColour, ChipReader
 from vision.detector import BACK, FACE, OVERLAP, SAME_IOU, Detection, Detector
 from vision.identity import CROP_PX, NONE, IdentityClassifier
 from vision.paths import CORNERS_MODEL, DETECTOR_MODEL, IDENTITY_MODEL, UPRIGHT_MODEL
-from vision.tiles import Tile, tile_grid, touches_edge
+from vision.tiles import Tile, iou, tile_grid, touches_edge
 from vision.upright import UprightReader, fused_names
 
 log = logging.getLogger(__name__)
@@ -253,6 +253,11 @@ two chip boxes overlapping this much are one chip seen twice (the detector also 
 on the gap between four chips of a square)."""
 CHIP_COVERED = 0.5
 """A chip box whose area is this much covered by better chip boxes is the gap between them."""
+CHIP_AS_SHEET_IOU = 0.5
+"""A face-up card's or a back's box that overlaps a better chip box this much is that chip
+taken for a card (a white or light chip, a small stack). A card with a chip on it (a card
+protector) overlaps the chip's box far less: a chip is about 0.6 of a card's width, 0.26 of its
+box's area."""
 
 
 INSIDE = 0.8
@@ -269,14 +274,26 @@ def merge(detections: list[Detection]) -> list[Detection]:
     (the detector's ``OVERLAP``: face-up cards and backs their own, ``CHIP_IOU`` for chips,
     ``SAME_IOU`` for the others), then a box inside a better box of its class (``INSIDE``;
     ``FACE_INSIDE`` for a face no tile's edge cuts), or a chip box mostly covered by better
-    ones, is dropped."""
+    ones, is dropped; so is a face's or a back's box on a better chip box
+    (``CHIP_AS_SHEET_IOU``)."""
     kept = []
     for label in sorted({d.label for d in detections} - {CHIP}):
         group = [d for d in detections if d.label == label]
         inside = FACE_INSIDE if label == CARD else INSIDE
         kept += _suppressed(group, OVERLAP.get(label, SAME_IOU), inside)
-    chips = [d for d in detections if d.label == CHIP]
-    return sorted(kept, key=lambda d: -d.conf) + _suppressed(chips, CHIP_IOU, INSIDE)
+    chips = _suppressed([d for d in detections if d.label == CHIP], CHIP_IOU, INSIDE)
+    sheets = [d for d in kept if not _a_chip(d, chips)]
+    return sorted(sheets, key=lambda d: -d.conf) + chips
+
+
+def _a_chip(detection: Detection, chips: list[Detection]) -> bool:
+    """Whether a face's or a back's ``detection`` is one of ``chips`` taken for a card."""
+    if detection.label not in (CARD, BACK):
+        return False
+    return any(
+        chip.conf > detection.conf and iou(detection.box, chip.box) >= CHIP_AS_SHEET_IOU
+        for chip in chips
+    )
 
 
 def _suppressed(detections: list[Detection], iou: float, whole_inside: float) -> list[Detection]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.detector import Detection, decode, letterbox
 
@@ -46,6 +48,51 @@ def test_chips_seen_twice_or_in_the_gap_between_chips_are_merged_away() -> None:
     kept = merge([*square, gap, again, card])
     assert sorted(d.box for d in kept if d.label == "chip") == sorted(d.box for d in square)
     assert card in kept
+
+
+def test_a_chip_taken_for_a_card_is_dropped_a_card_under_a_chip_stays() -> None:
+    from vision.recognise import merge
+
+    chip = Detection("chip", 0.8, (100.0, 100.0, 130.0, 130.0))
+    as_back = Detection("card_back", 0.6, (99.0, 98.0, 131.0, 133.0))  # the chip's own box
+    as_card = Detection("card", 0.5, (102.0, 101.0, 130.0, 131.0))
+    assert merge([chip, as_back, as_card]) == [chip]
+    surer = Detection("card_back", 0.9, as_back.box)  # surer it is a back than a chip: kept
+    assert merge([chip, surer]) == [surer, chip]
+    protected = Detection("card", 0.95, (90.0, 90.0, 140.0, 160.0))  # a chip on a card (IoU 0.26)
+    pair = Detection("card_back", 0.9, (90.0, 90.0, 152.0, 160.0))
+    assert merge([chip, protected]) == [protected, chip]
+    assert merge([chip, pair]) == [pair, chip]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    width=st.floats(30, 160),
+    upright=st.booleans(),
+    chip_share=st.floats(0.5, 0.65),
+    at=st.tuples(st.floats(0, 1), st.floats(0, 1)),
+    confs=st.tuples(st.floats(0.3, 1.0), st.floats(0.3, 1.0)),
+    face_up=st.booleans(),
+)
+def test_a_chip_anywhere_on_a_card_never_takes_the_cards_box(
+    width: float,
+    upright: bool,
+    chip_share: float,
+    at: tuple[float, float],
+    confs: tuple[float, float],
+    face_up: bool,
+) -> None:
+    """A card protector, a bet pushed onto a card: whatever the sizes and confidences, the card
+    stays (a chip is 0.5 to 0.65 of a card's width; a card's box is at least 1.4 times as long
+    as wide, turned or not)."""
+    from vision.recognise import merge
+
+    w, h = (width, width * 1.4) if upright else (width * 1.4, width)
+    d = width * chip_share
+    cx, cy = 100 + at[0] * w, 100 + at[1] * h
+    chip = Detection("chip", confs[0], (cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2))
+    card = Detection("card" if face_up else "card_back", confs[1], (100, 100, 100 + w, 100 + h))
+    assert card in merge([chip, card])
 
 
 def _pair(label: str, apart_px: float = 12.0) -> tuple[Detection, Detection]:
