@@ -62,6 +62,7 @@ class DeckStyle:
     """The index's centre, pixels from the card's left edge."""
     shapes: SuitShapes = STANDARD_SHAPES
     pip_scale: float = 1.0
+    """The pips' size against ``PIP_PX`` (and the ace's)."""
     pip_area: tuple[int, int, int, int] | None = None
     """Where the pips' unit square lies (left, top, width, height); None: ``PIP_AREA``."""
     pip_frame: bool = False
@@ -290,9 +291,8 @@ def court_figure(
     robe = np.array(
         [[0.1, 1.0], [0.15, 0.62], [0.35, 0.5], [0.65, 0.5], [0.85, 0.62], [0.9, 1.0]]
     ) * (hw, hh)
-    for shape, colour in ((robe, inks[0]),):
-        cv2.fillPoly(half, [shape.astype(np.int32)], colour, cv2.LINE_AA)
-        cv2.fillPoly(mask, [shape.astype(np.int32)], 255, cv2.LINE_AA)
+    cv2.fillPoly(half, [robe.astype(np.int32)], inks[0], cv2.LINE_AA)
+    cv2.fillPoly(mask, [robe.astype(np.int32)], 255, cv2.LINE_AA)
     for k in range(int(rng.integers(2, 6))):  # bands and folds of the robe
         y = hh * (0.6 + 0.08 * k + rng.uniform(0, 0.04))
         cv2.line(half, (int(hw * 0.15), int(y)), (int(hw * 0.85), int(y + rng.uniform(-8, 8))),
