@@ -10,13 +10,13 @@ gives a crop of its box with the box jittered the way a detector's box is off, a
 the other cards' boxes (each jittered too, and each missed now and then as a detector misses
 one); backs, chips, hands and bare felt give ``none`` crops. ``--sparse-scenes`` adds views of
 few objects (most cards whole, index readable), ``--pair-scenes`` views of cards at the
-table's scale most of which lie under or over another (``--no-real``: these without the real
-crops, to train beside another set, ``train_identity --data A B``). ``--detector``: the sparse
-and pair views' cards cut at the boxes that detector finds, as the worker cuts them, not at
-their true boxes jittered. ``--videos`` adds crops
-from frames of that many rendered hands (``table_tiles``: 3 to 10 seats, camera tilt varied),
-JPEG-compressed as the demo's Motion-JPEG is: the 45-to-60-pixel cards the worker names, drawn
-the way the table video draws them. Real photos:
+table's scale most of which lie under or over another or in a fan (``--no-real``: these
+without the real crops, to train beside another set, ``train_identity --data A B``).
+``--detector``: the sparse and pair views' cards cut at the boxes that detector finds, as the
+worker cuts them, not at their true boxes jittered. ``--videos`` adds crops from frames of
+that many rendered hands (``table_tiles``: 3 to 10 seats, camera tilt varied), JPEG-compressed
+as the demo's Motion-JPEG is: the 45-to-60-pixel cards the worker names, drawn the way the
+table video draws them. Real photos:
 ``../shared/data/cards-real/*/train`` for training and ``valid/`` for selection; ``test/`` is
 never read here. Each rendered part of a split is kept in ``parts/`` as it is made, under
 what made it: a run stopped part way makes again only the parts it had not finished.
@@ -74,6 +74,10 @@ PAIR_CARD_PX = (40.0, 80.0)
 PAIR_SHARE = 0.7
 """Of the pair views' cards, the share with a second card lying over them (the other views:
 a quarter)."""
+FAN_SHARE = 0.15
+"""Of the rendered views' face-up cards, the share that starts a fan of three to five cards
+(``scene.lay_fan``: a hand spread, each card's index beside the next card's edge); twice that
+in the pair views."""
 
 
 def jitter(
@@ -132,7 +136,8 @@ def _label_crops(
 def _scene_crops(seed: int) -> list[tuple[np.ndarray, int]]:
     rng = random.Random(seed)
     size = rng.choice((480, 640, 800))
-    scene = render(rng, size, size, card_px_range=CARD_PX, hands=int(rng.random() < 0.4))
+    hands = int(rng.random() < 0.4)
+    scene = render(rng, size, size, card_px_range=CARD_PX, hands=hands, fan_share=FAN_SHARE)
     out = _label_crops(scene.image, scene.labels, rng, NONE_SHARE)
     side = rng.uniform(20, 160)  # bare felt, or whatever is there
     x, y = rng.uniform(0, size - side), rng.uniform(0, size - side)
@@ -148,6 +153,7 @@ def _few_card_crops(
     hand_share: float,
     pair_share: float = 0.25,
     detector: Path | None = None,
+    fan_share: float = 0.0,
 ) -> list[tuple[np.ndarray, int]]:
     """The crops of a 960 x 720 view of 2-6 face-up cards ``card_px`` wide and a few other
     objects, ``light_share`` of such views on a light surface, JPEG-compressed half the time;
@@ -167,6 +173,7 @@ def _few_card_crops(
         chip_piles=rng.randint(0, 3),
         hands=int(rng.random() < hand_share),
         pair_share=pair_share,
+        fan_share=fan_share,
     )
     image = scene.image
     if rng.random() < 0.5:
@@ -237,8 +244,11 @@ def _pair_crops(seed: int, detector: Path | None = None) -> list[tuple[np.ndarra
     """Cards at the table's scale, most lying under or over another (a hand held or shown): the
     lower card of a pair shows little more than its corner index beside the upper card's, and
     the classifier must read the index of its own box (most rendered misses are such cards,
-    their index whole in view). A sixth of the views are on a light surface."""
-    return _few_card_crops(seed, PAIR_CARD_PX, LIGHT_SHARE / 2, 0.3, PAIR_SHARE, detector)
+    their index whole in view), some spread in a fan. A sixth of the views are on a light
+    surface."""
+    return _few_card_crops(
+        seed, PAIR_CARD_PX, LIGHT_SHARE / 2, 0.3, PAIR_SHARE, detector, 2 * FAN_SHARE
+    )
 
 
 VIDEO_FRAMES = 16

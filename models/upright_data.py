@@ -34,6 +34,7 @@ import numpy as np
 from engine.cards import DECK
 from models.eval import view
 from models.identity_data import (
+    FAN_SHARE,
     JPEG_QUALITY,
     LIGHT_SHARE,
     PAIR_CARD_PX,
@@ -142,6 +143,7 @@ def _pair_view(seed: int, recogniser: Recogniser | None) -> Sample:
         chip_piles=rng.randint(0, 3),
         hands=int(rng.random() < 0.3),
         pair_share=PAIR_SHARE,
+        fan_share=2 * FAN_SHARE,
     )
     image = scene.image if rng.random() < 0.5 else _as_jpeg(scene.image, rng.randint(*JPEG_QUALITY))
     return samples(image, scene.labels, rng, recogniser)

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from engine.cards import DECK
-from models.synth.cards import W
+from models.synth.cards import H, W
 from models.synth.designs import TRAINING_MIX, CardDesign, Sprite
 from models.synth.room import (
     CCTV_SHARE,
@@ -50,6 +50,10 @@ any``), so the frames of the default palette stay the same for a seed."""
 
 PAIR_SHARE = 0.25
 """The share of face-up cards and backs that ``render`` lays a second card over (a hand)."""
+
+
+FAN_CARDS = (2, 4)
+"""How many cards a fan adds over its first (a hand of three to five held or shown spread)."""
 
 
 @dataclass(slots=True)
@@ -208,6 +212,41 @@ def lay_card(
     face = weathered(sprite, rng)
     corners = paste(canvas, face.bgr, at, angle, scale, owner=(ids, len(placed)), alpha=face.alpha)
     placed.append((CARD, name, corners) if name is not None else (BACK, "card_back", corners))
+
+
+def lay_fan(
+    canvas: np.ndarray,
+    ids: np.ndarray,
+    placed: list[tuple[int, str, np.ndarray]],
+    rng: random.Random,
+    design: CardDesign,
+    deck: list[str],
+    at: tuple[float, float],
+    angle: float,
+    scale: float,
+) -> None:
+    """Cards of ``deck`` laid over the card at ``at`` (turned ``angle``) as a hand is spread in
+    a fan: each turned a little further about a point near the cards' foot and slid aside, over
+    the one before, so mostly its corner index shows (usually to the right: the index at the top
+    left shows; a fan spread the other way hides it)."""
+    x, y = at
+    reach = H * scale * rng.uniform(0.3, 0.45)  # from the card's centre to the point turned about
+    rad = math.radians(angle)
+    pivot = (x + math.sin(rad) * reach, y + math.cos(rad) * reach)
+    way = -1 if rng.random() < 0.75 else 1  # clockwise on the screen: the right hand's fan
+    step, slide = rng.uniform(6, 18), W * scale * rng.uniform(0.0, 0.12)
+    for k in range(1, rng.randint(*FAN_CARDS) + 1):
+        if not deck:
+            return
+        turn = angle + way * step * k + rng.uniform(-2, 2)
+        r = math.radians(turn)
+        along = -way * slide * k
+        centre = (
+            pivot[0] - math.sin(r) * reach + math.cos(r) * along,
+            pivot[1] - math.cos(r) * reach - math.sin(r) * along,
+        )
+        card = deck.pop()
+        lay_card(canvas, ids, placed, rng, design.face(card), card, centre, turn, scale)
 
 
 def chip_pile(
@@ -404,12 +443,14 @@ def render(
     hands: int | None = None,
     surfaces: Sequence[tuple[int, int, int]] = FELTS,
     pair_share: float = PAIR_SHARE,
+    fan_share: float = 0.0,
     designs: Sequence[CardDesign] = TRAINING_MIX,
     room: bool = False,
 ) -> Scene:
     """A random table view; ``card_px`` is the card width in pixels (default: drawn from
     ``card_px_range``); the table's colour is one of ``surfaces``; ``pair_share`` of the cards
-    have a second card lying over them (a hand held or shown); the deck is one of ``designs``;
+    have a second card lying over them (a hand held or shown), ``fan_share`` of the face-up
+    ones a fan of cards (``lay_fan``); the deck is one of ``designs``;
     ``room``: by chance what a real room adds (``models.synth.room``)."""
     canvas = felt(width, height, rng, surfaces)
     card_w = card_px if card_px is not None else rng.uniform(*card_px_range)
@@ -449,6 +490,8 @@ def render(
             at, turn = (x + dx, y + dy), angle + rng.uniform(-8, 8)
             corners = paste(canvas, face.bgr, at, turn, scale, owner=mine(), alpha=face.alpha)
             placed.append((CARD, card, corners) if i < up else (BACK, "card_back", corners))
+        if fan_share and i < up and rng.random() < fan_share:
+            lay_fan(canvas, ids, placed, rng, deck_design, deck, (x, y), angle, scale)
     piles = chip_piles if chip_piles is not None else rng.randint(0, 6)
     chip_d = card_w * rng.uniform(0.5, 0.65)
     colours = list(chip_colours)

@@ -233,3 +233,23 @@ def test_a_cards_corners_turn_its_view_back_upright_not_mirrored() -> None:
 
 def _likeness(seen: np.ndarray, drawn: np.ndarray, inside: np.ndarray) -> float:
     return float(np.corrcoef(seen[inside], drawn[inside])[0, 1])
+
+
+def test_a_fan_spreads_three_to_five_cards_each_with_an_index_in_view() -> None:
+    """A hand spread in a fan: the first card and 2-4 laid over it, turned about a point near
+    their foot; a fan spread to the right leaves each lower card's top left index in view."""
+    design = DRAWN[0]
+    shown = []
+    for seed in range(12):
+        rng = random.Random(seed)
+        canvas = np.zeros((800, 800, 3), np.float32)
+        ids = np.full((800, 800), -1, np.int32)
+        placed: list[tuple[int, str, np.ndarray]] = []
+        deck, angle = list(DECK), rng.uniform(-180, 180)
+        first = deck.pop()
+        scene.lay_card(canvas, ids, placed, rng, design.face(first), first, (400, 400), angle, 0.5)
+        scene.lay_fan(canvas, ids, placed, rng, design, deck, (400, 400), angle, 0.5)
+        assert 3 <= len(placed) <= 5 and len({name for _, name, _ in placed}) == len(placed)
+        assert deck == [c for c in DECK if c not in {name for _, name, _ in placed}]
+        shown += [index_shown(ids, k, corners) for k, (_, _, corners) in enumerate(placed)]
+    assert np.mean(np.array(shown) >= 0.5) > 0.7  # most show an index: real hands are read
