@@ -11,7 +11,6 @@ set in (``models.synth.designs``), so that deck stays one nobody trained on.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -76,10 +75,10 @@ def varied_style(seed: int) -> DeckStyle:
     )
 
 
-@lru_cache(maxsize=16)
 def varied_back(seed: int) -> np.ndarray:
-    """The back of the deck whose back seed is ``seed`` (BGR, ``H`` x ``W``; cached: do not
-    modify it): a lattice, stripes or dots in one ink on another, in a white margin or not."""
+    """The back of the deck whose back seed is ``seed`` (BGR, ``H`` x ``W``, read-only; each
+    deck keeps its own, ``CardDesign.back``): a lattice, stripes or dots in one ink on another,
+    in a white margin or not."""
     rng = random.Random(seed)
     base = rng.choice(BACK_INKS)
     line = rng.choice(((230, 230, 240), (40, 170, 200), (200, 200, 200)))
