@@ -241,16 +241,21 @@ def synthetic(
         "cards_by_design": _by_design(by_design),
     }
     out["card_recall_by_suit"] = {s: round(n / max(1, t), 4) for s, (n, t) in by_suit.items()}
-    out["cards_by_box"] = {
-        where: {outcome: outcomes[f"{where}_{outcome}"] for outcome in OUTCOMES}
-        for where in ("alone", "overlapping")
-    }
+    out["cards_by_box"] = _by_box(outcomes)
     for name, tally in kinds.items():
         result = tally.result()
         out[name] = {k: result[k] for k in ("mAP50", "box_precision_iou50", "box_recall_iou50")}
     out["chip_colour_accuracy"] = round(colour_right / max(1, colour_total), 4)
     out["seconds_per_frame"] = round((time.perf_counter() - started) / max(1, scenes), 3)
     return out
+
+
+def _by_box(outcomes: Counter[str]) -> dict[str, dict[str, int]]:
+    """``card_outcomes`` summed, as {alone, overlapping} -> {right, wrong, unsure, not_found}."""
+    return {
+        where: {outcome: outcomes[f"{where}_{outcome}"] for outcome in OUTCOMES}
+        for where in ("alone", "overlapping")
+    }
 
 
 def _by_design(tallies: dict[str, Tally]) -> dict[str, dict[str, float]]:
@@ -340,11 +345,13 @@ def table_stills(
     """Phone stills of a real table from above (``models.synth.still``: wood and light tables,
     a board, players' pairs face up and down, white and light chips, a rack, the floor; cards
     300-500 pixels wide in 6000 x 4000), read as ``feltwatch detect`` reads a photo: card
-    identity per image, the face-down pairs a back box is put on, the card and back boxes on
-    chips, and the confusions (a true card's box named as another card) most often made."""
+    identity per image, each true card by its box (``card_outcomes``), the face-down pairs a
+    back box is put on, the card and back boxes on chips, and the confusions (a true card's
+    box named as another card) most often made."""
     cards = Tally(list(DECK))
     by_design = {d.name: Tally(list(DECK)) for d in designs}
     confusions: Counter[str] = Counter()
+    outcomes: Counter[str] = Counter()
     on: Counter[str] = Counter()
     chips: Counter[str] = Counter()
     groups = groups_seen = 0
@@ -355,6 +362,7 @@ def table_stills(
         true_cards = [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD]
         cards.add(named, true_cards)
         by_design[scene.design].add(named, true_cards)
+        outcomes += card_outcomes(seen, scene.labels)
         faces = [s for s in seen if s.kind == "card" and s.card is not None]
         for label in (lb for lb in scene.labels if lb.cls == CARD):
             match = _found(faces, label.box)
@@ -370,6 +378,7 @@ def table_stills(
         "designs": [d.name for d in designs],
         "cards": cards.result(),
         "cards_by_design": _by_design(by_design),
+        "cards_by_box": _by_box(outcomes),
         "face_down_pairs": groups,
         "face_down_pairs_seen": groups_seen,
         "light_chips": chips["light"],

@@ -99,3 +99,7 @@ def test_the_stills_evaluation_accounts_for_every_face_down_pair_and_light_chip(
     assert isinstance(cards, dict) and cards["images"] == 1
     seen = report["face_down_pairs_seen"]
     assert isinstance(seen, int) and 0 <= seen <= report["face_down_pairs"]
+    by_box = report["cards_by_box"]
+    assert isinstance(by_box, dict)
+    counted = sum(n for where in by_box.values() for n in where.values())
+    assert counted == sum(lb.cls == CARD for lb in scene.labels)
