@@ -2,7 +2,9 @@
 # The models' recipe (models/recipe.toml) on a lent GPU machine: 16 cores render, the GPU trains.
 # Its image has torch, onnx, onnxruntime and OpenCV but no network: the wheels it lacks travel in
 # .whl/ (ultralytics, ultralytics-thop, ultralytics-platform, polars, resvg-py; for Python 3.12,
-# downloaded with `pip download --no-deps --only-binary=:all: --python-version 3.12`). The
+# downloaded with `pip download --no-deps --only-binary=:all: --python-version 3.12`), and in
+# .whl/fonts the TrueType fonts of Debian's fonts-dejavu-core (the renderer's index fonts,
+# models/synth/cards.py FONTS), put in place when the image lacks them. The
 # evaluation runs afterwards on this machine (models.eval), not there. What comes back to $OUT:
 # the four networks, the detector's weights, run.json (the recipe's hash, each step's seconds)
 # and the steps' logs.
@@ -17,6 +19,10 @@ scale=${1:-1}
 resume=${2:-}
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl
+fonts=/usr/share/fonts/truetype/dejavu
+if [ ! -f "$fonts/DejaVuSerif.ttf" ]; then
+    mkdir -p "$fonts" && cp .whl/fonts/*.ttf "$fonts"/
+fi
 export PYTHONPATH="/tmp/site" ORT_DISABLE_TELEMETRY=1 PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
 status=0
