@@ -1,10 +1,10 @@
 #!/bin/sh
 # The models' recipe (models/recipe.toml) on a lent GPU machine: 16 cores render, the GPU trains.
 # Its image has torch, onnx, onnxruntime and OpenCV but no network: the wheels it lacks travel in
-# .whl/ (ultralytics, ultralytics-thop, ultralytics-platform, polars, resvg-py, pillow; for Python 3.12,
-# downloaded with `pip download --no-deps --only-binary=:all: --python-version 3.12`), and in
-# .whl/fonts the TrueType fonts of Debian's fonts-dejavu-core (the renderer's index fonts,
-# models/synth/cards.py FONTS), put in place when the image lacks them. The
+# .whl/ (ultralytics, ultralytics-thop, ultralytics-platform, polars, resvg-py, pillow; for
+# Python 3.12, downloaded with `pip download --no-deps --only-binary=:all: --python-version
+# 3.12`), and in .whl/fonts the TrueType fonts of Debian's fonts-dejavu-core (the renderer's
+# index fonts, models/synth/cards.py FONTS), put in place when the image lacks them. The
 # evaluation runs afterwards on this machine (models.eval), not there. What comes back to $OUT:
 # the four networks, the detector's weights, run.json (the recipe's hash, each step's seconds)
 # and the steps' logs.
