@@ -22,7 +22,8 @@ TRAIN := PYTHONPATH=. $(TRAIN_VENV)/bin/python
 # (quoted for the shell: `paho-mqtt>=2` is not a redirection)
 TRAIN_PACKAGES = $(shell $(PYTHON) -c 'import shlex, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(shlex.join(p["optional-dependencies"]["train"] + [d for d in p["dependencies"] if "opencv" not in d]))')
 
-.PHONY: demo test lint servers bench lock clean compile uncompile models models-resume models-chain eval
+.PHONY: demo test lint servers bench lock clean compile uncompile models models-resume models-carry \
+	models-chain eval
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Feltwatch needs Python 3.11, found " + sys.version.split()[0]'
@@ -71,13 +72,20 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 # into build/recipe, trains a fixed number of steps, evaluates, then installs the networks in
 # models/. DEVICE=cuda trains on a GPU (scripts/recipe-on-gpu.sh runs it on a lent machine).
 # models-resume goes on with a stopped run in build/recipe (finished steps are not run again,
-# trainings go on from their last checkpoint).
+# trainings go on from their last checkpoint), or, where build/recipe holds none, with the run
+# carried in $(CARRIED) (models/recipe_carry.py; models-carry packs the stopped run there).
 DEVICE ?= cpu
+CARRIED := models/recipe-carry.tar.gz
 models: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 	$(BIN)/python -m models.recipe --device $(DEVICE) --install
 
 models-resume: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
+	if [ ! -f build/recipe/run-options.json ] && [ -f $(CARRIED) ]; then \
+		$(BIN)/python -m models.recipe_carry unpack $(CARRIED); fi
 	$(BIN)/python -m models.recipe --device $(DEVICE) --install --resume
+
+models-carry: $(VENV)/.installed-dev
+	$(BIN)/python -m models.recipe_carry pack $(CARRIED)
 
 # The steps that made the committed networks (models/README.md, "Reproducing"): each training
 # capped by wall-clock minutes (HOURS, MINUTES) and most continuing from the network before.

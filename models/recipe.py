@@ -60,6 +60,13 @@ class Step:
     output): a training on the GPU beside a rendering on the cores, two trainings side by side."""
     resumable: bool = False
     """The module takes ``--resume``: it goes on from the checkpoint it keeps in the build."""
+    output: str | None = None
+    """The folder of rendered data it makes (one of its arguments, ``{build}/...``): what a run
+    carried to another machine leaves behind (``models.recipe_carry``)."""
+
+    def reads(self, folder: str) -> bool:
+        """Whether one of its arguments names ``folder`` (a step's ``output``)."""
+        return any(arg == folder or arg.startswith(folder + "/") for arg in self.args)
 
     def command(self, python: str, values: dict[str, str], scale: float) -> list[str]:
         args = [arg.format(**values) for arg in self.args]
@@ -92,8 +99,20 @@ def load(path: Path = RECIPE) -> tuple[list[Step], str]:
         resumable = step.get("resumable", False)
         if not isinstance(resumable, bool):
             raise RecipeError(f"{path}: step {step['name']}: resumable must be true or false")
+        output = step.get("output")
+        if output is not None and output not in args:
+            raise RecipeError(f"{path}: step {step['name']}: output {output!r} is not an argument")
         steps.append(
-            Step(step["name"], step["python"], step["module"], args, counts, together, resumable)
+            Step(
+                step["name"],
+                step["python"],
+                step["module"],
+                args,
+                counts,
+                together,
+                resumable,
+                output,
+            )
         )
     if not steps:
         raise RecipeError(f"{path}: no [[step]]")
@@ -164,7 +183,8 @@ def _start(build: Path, resume: bool, digest: str, scale: float, skip: list[str]
             earlier = json.loads(marker.read_text())
         except (OSError, ValueError):
             return f"{build} holds no recipe run to resume"
-        if earlier != options:
+        same = ("recipe_sha256", "scale")  # the steps skipped may differ between its parts
+        if not isinstance(earlier, dict) or any(earlier.get(k) != options[k] for k in same):
             return f"{build} is a run of {earlier}, not of {options}: start it anew"
         return None
     if build.exists() and any(build.iterdir()) and not (build / "logs").is_dir():

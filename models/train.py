@@ -96,7 +96,13 @@ def main() -> int:
         state = torch.load(last, map_location="cpu", weights_only=False)
         if state.get("epoch", -1) >= 0:  # ultralytics marks the end of a training with -1
             print(f"resuming after epoch {state['epoch'] + 1}", flush=True)
-            YOLO(str(last)).train(resume=True, device=args.device, workers=2)
+            YOLO(str(last)).train(  # the data and run folder of this machine (a carried run)
+                resume=True,
+                data=str(args.data / "data.yaml"),
+                save_dir=str(run.resolve()),
+                device=args.device,
+                workers=2,
+            )
         else:
             print(f"{last}: the training had ended; exporting", flush=True)
     else:

@@ -12,7 +12,9 @@
 #   OUT=/tmp/out sh scripts/recipe-on-gpu.sh [SCALE] [--resume]
 #
 # --resume goes on with the run a command before left in /tmp/recipe on the same warm machine
-# (a command stopped at its time limit keeps its finished steps and the trainings' checkpoints).
+# (a command stopped at its time limit keeps its finished steps and the trainings' checkpoints),
+# or, on a fresh machine, with the run a CPU began and carried in models/recipe-carry.tar.gz
+# (models/recipe_carry.py).
 set -eu
 : "${OUT:?where the results go}"
 scale=${1:-1}
@@ -25,6 +27,10 @@ if [ ! -f "$fonts/DejaVuSerif.ttf" ]; then
 fi
 export PYTHONPATH="/tmp/site" ORT_DISABLE_TELEMETRY=1 PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true
+carried=models/recipe-carry.tar.gz
+if [ "$resume" = "--resume" ] && [ ! -f /tmp/recipe/run-options.json ] && [ -f "$carried" ]; then
+    python3 -m models.recipe_carry unpack "$carried" --build /tmp/recipe
+fi
 status=0
 python3 -m models.recipe --device cuda --jobs "$(nproc)" --train-python python3 \
     --skip eval --scale "$scale" --build /tmp/recipe $resume || status=$?
