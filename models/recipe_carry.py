@@ -56,11 +56,6 @@ def pack(build: Path, steps: list[Step], file: Path) -> int:
     return file.stat().st_size
 
 
-def _done(build: Path, step: Step) -> bool:
-    record = StepRecord.read(build / "steps" / f"{step.name}.json")
-    return record is not None and record.status == 0
-
-
 def unpack(file: Path, build: Path, steps: list[Step]) -> list[str]:
     """``file`` into the empty (or absent) ``build``; the names of the data steps marked to be
     run again."""
@@ -69,23 +64,24 @@ def unpack(file: Path, build: Path, steps: list[Step]) -> list[str]:
     try:
         with tarfile.open(file, "r:gz") as tar:
             tar.extractall(build, filter="data")
-        if not (build / "run-options.json").is_file():
-            raise RecipeError(f"{file}: not a carried recipe run (no run-options.json)")
-    except (OSError, tarfile.TarError, EOFError, RecipeError) as exc:
+        problem = None if (build / "run-options.json").is_file() else "no run-options.json"
+    except (OSError, tarfile.TarError, EOFError) as exc:
+        problem = str(exc)
+    if problem is not None:
         shutil.rmtree(build, ignore_errors=True)  # nothing half unpacked is taken for a run
-        if isinstance(exc, RecipeError):
-            raise
-        raise RecipeError(f"{file}: not a carried recipe run ({exc})") from exc
+        raise RecipeError(f"{file}: not a carried recipe run ({problem})")
+    records = {s.name: StepRecord.read(build / "steps" / f"{s.name}.json") for s in steps}
+    done = {name for name, record in records.items() if record is not None and record.status == 0}
     again = []
     for k, step in enumerate(steps):
-        if step.output is None or not _done(build, step):
+        if step.output is None or step.name not in done:
             continue
-        later = [s for s in steps[k + 1 :] if s.reads(step.output) and not _done(build, s)]
-        if later:
-            path = build / "steps" / f"{step.name}.json"
-            record = StepRecord.read(path)
-            assert record is not None  # _done read it
-            StepRecord(record.command, record.seconds, None).write(path)
+        if any(s.reads(step.output) and s.name not in done for s in steps[k + 1 :]):
+            record = records[step.name]
+            assert record is not None  # it is done
+            StepRecord(record.command, record.seconds, None).write(
+                build / "steps" / f"{step.name}.json"
+            )
             again.append(step.name)
     return again
 
