@@ -101,6 +101,12 @@ def test_steps_run_together_only_when_they_are_next_to_each_other() -> None:
     assert {s.name for s, _ in identity} == {"identity", "upright-data"}
 
 
+def test_on_the_cpu_every_step_runs_alone() -> None:
+    steps, _ = load()
+    groups = recipe._groups([(s, []) for s in steps], side_by_side=False)
+    assert [[s.name for s, _ in g] for g in groups] == [[s.name] for s in steps]
+
+
 _COUNTING_STEP = """import sys
 from pathlib import Path
 with Path(sys.argv[1]).open("a") as out:
