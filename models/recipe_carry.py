@@ -5,9 +5,11 @@
 
 On two CPU cores the recipe runs for longer than one machine is lent; its build folder holds
 gigabytes of rendered data but only megabytes of what cannot be made again quickly: the step
-records, the logs, the finished networks and the trainings' checkpoints. ``pack`` writes those
-to a gzipped tar, leaving behind the ``output`` folders of the data steps (their checkpoints,
-``*.pt``, and records, ``*.json``, travel); ``unpack`` puts them into an empty build folder and
+records, the logs, the finished networks and the checkpoints of the trainings still to finish.
+``pack`` writes those to a gzipped tar, leaving behind the ``output`` folders of the data steps
+(their checkpoints, ``*.pt``, and records, ``*.json``, travel) and every folder that only
+finished steps name (a finished training's checkpoints, the data only it read); ``unpack`` puts
+them into an empty build folder and
 marks each data step whose output a step still to run reads as to be run again, so that
 ``python -m models.recipe --resume`` renders it again from its seeds (the seconds add up) and
 goes on with the trainings from their checkpoints.
@@ -33,14 +35,37 @@ def _outputs(steps: list[Step], build: Path) -> list[Path]:
     return [Path(s.output.format(build=build)) for s in steps if s.output is not None]
 
 
+ALWAYS_CARRIED = ("models", "logs", "steps")
+"""The build's folders that travel whole: the networks made, the logs, the step records."""
+
+
+def _done(build: Path, steps: list[Step]) -> set[str]:
+    """The names of the steps whose record says they finished."""
+    records = {s.name: StepRecord.read(build / "steps" / f"{s.name}.json") for s in steps}
+    return {name for name, record in records.items() if record is not None and record.status == 0}
+
+
+def _folders(step: Step) -> set[str]:
+    """The folders of the build (their first part) that ``step``'s arguments name."""
+    prefix = "{build}/"
+    return {a[len(prefix) :].split("/")[0] for a in step.args if a.startswith(prefix)}
+
+
 def carried(build: Path, steps: list[Step]) -> list[Path]:
     """The files of ``build`` that ``pack`` takes, relative to it, in order."""
     outputs = _outputs(steps, build)
+    done = _done(build, steps)
+    named = set().union(*(_folders(s) for s in steps))
+    needed = set().union(*(_folders(s) for s in steps if s.name not in done))
+    finished = named - needed - set(ALWAYS_CARRIED)
     files = []
     for path in sorted(p for p in build.rglob("*") if p.is_file()):
+        relative = path.relative_to(build)
+        if relative.parts[0] in finished:
+            continue
         inside = any(path.is_relative_to(o) for o in outputs)
         if not inside or path.suffix in CARRIED_IN_OUTPUT:
-            files.append(path.relative_to(build))
+            files.append(relative)
     return files
 
 
@@ -71,7 +96,7 @@ def unpack(file: Path, build: Path, steps: list[Step]) -> list[str]:
         shutil.rmtree(build, ignore_errors=True)  # nothing half unpacked is taken for a run
         raise RecipeError(f"{file}: not a carried recipe run ({problem})")
     records = {s.name: StepRecord.read(build / "steps" / f"{s.name}.json") for s in steps}
-    done = {name for name, record in records.items() if record is not None and record.status == 0}
+    done = _done(build, steps)
     again = []
     for k, step in enumerate(steps):
         if step.output is None or step.name not in done:

@@ -68,8 +68,11 @@ def test_a_carried_run_renders_again_only_what_a_step_to_run_reads(
     first, second = tmp_path / "one" / "build", tmp_path / "two" / "build"
     common = ["--recipe", str(toml), "--train-python", sys.executable]
     assert recipe.main([*common, "--build", str(first)]) == 1  # the training stopped
+    (first / "early-data" / "finished.pt").write_text("read by finished steps only")
     carried = recipe_carry.carried(first, steps)
     assert Path("late-data/state.pt") in carried
+    assert not any(p.parts[0] == "early-data" for p in carried)
+    assert Path("steps/early-data.json") in carried
     assert not any(p.suffix == ".jpg" for p in carried)  # rendered data stays behind
     file = tmp_path / "run.tar.gz"
     assert recipe_carry.main(["pack", str(file), "--build", str(first), "--recipe", str(toml)]) == 0
