@@ -9,8 +9,8 @@ records, the logs, the finished networks and the checkpoints of the trainings st
 ``pack`` writes those to a gzipped tar, leaving behind the ``output`` folders of the data steps
 (their checkpoints, ``*.pt``, and records, ``*.json``, travel) and every folder that only
 finished steps name (a finished training's checkpoints, the data only it read); ``unpack`` puts
-them into an empty build folder and
-marks each data step whose output a step still to run reads as to be run again, so that
+them into an empty build folder and marks each data step whose output a step still to run reads
+as to be run again, so that
 ``python -m models.recipe --resume`` renders it again from its seeds (the seconds add up) and
 goes on with the trainings from their checkpoints.
 """
