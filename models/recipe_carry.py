@@ -10,9 +10,8 @@ records, the logs, the finished networks and the checkpoints of the trainings st
 (their checkpoints, ``*.pt``, and records, ``*.json``, travel) and every folder that only
 finished steps name (a finished training's checkpoints, the data only it read); ``unpack`` puts
 them into an empty build folder and marks each data step whose output a step still to run reads
-as to be run again, so that
-``python -m models.recipe --resume`` renders it again from its seeds (the seconds add up) and
-goes on with the trainings from their checkpoints.
+as to be run again, so that ``python -m models.recipe --resume`` renders it again from its seeds
+(the seconds add up) and goes on with the trainings from their checkpoints.
 """
 
 from __future__ import annotations
@@ -39,25 +38,27 @@ ALWAYS_CARRIED = ("models", "logs", "steps")
 """The build's folders that travel whole: the networks made, the logs, the step records."""
 
 
-def _done(build: Path, steps: list[Step]) -> set[str]:
+def _records(build: Path, steps: list[Step]) -> dict[str, StepRecord | None]:
+    return {s.name: StepRecord.read(build / "steps" / f"{s.name}.json") for s in steps}
+
+
+def _done(records: dict[str, StepRecord | None]) -> set[str]:
     """The names of the steps whose record says they finished."""
-    records = {s.name: StepRecord.read(build / "steps" / f"{s.name}.json") for s in steps}
     return {name for name, record in records.items() if record is not None and record.status == 0}
-
-
-def _folders(step: Step) -> set[str]:
-    """The folders of the build (their first part) that ``step``'s arguments name."""
-    prefix = "{build}/"
-    return {a[len(prefix) :].split("/")[0] for a in step.args if a.startswith(prefix)}
 
 
 def carried(build: Path, steps: list[Step]) -> list[Path]:
     """The files of ``build`` that ``pack`` takes, relative to it, in order."""
     outputs = _outputs(steps, build)
-    done = _done(build, steps)
-    named = set().union(*(_folders(s) for s in steps))
-    needed = set().union(*(_folders(s) for s in steps if s.name not in done))
-    finished = named - needed - set(ALWAYS_CARRIED)
+    done = _done(_records(build, steps))
+    pending = [s for s in steps if s.name not in done]
+    finished = {
+        top.name
+        for top in build.iterdir()
+        if top.name not in ALWAYS_CARRIED
+        and any(s.reads(f"{{build}}/{top.name}") for s in steps)
+        and not any(s.reads(f"{{build}}/{top.name}") for s in pending)
+    }
     files = []
     for path in sorted(p for p in build.rglob("*") if p.is_file()):
         relative = path.relative_to(build)
@@ -95,8 +96,8 @@ def unpack(file: Path, build: Path, steps: list[Step]) -> list[str]:
     if problem is not None:
         shutil.rmtree(build, ignore_errors=True)  # nothing half unpacked is taken for a run
         raise RecipeError(f"{file}: not a carried recipe run ({problem})")
-    records = {s.name: StepRecord.read(build / "steps" / f"{s.name}.json") for s in steps}
-    done = _done(build, steps)
+    records = _records(build, steps)
+    done = _done(records)
     again = []
     for k, step in enumerate(steps):
         if step.output is None or step.name not in done:
