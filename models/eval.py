@@ -17,14 +17,19 @@
    same kind: the selection views (``SELECTION_SEED``) that candidates are chosen on, so that
    ``EVAL_SEED``'s stay unseen.
 3. The same kind of views with what a real room adds (``models.synth.room``: white and light chips
-   of other houses, a chip rack, the floor, shadows, the light's colour, CCTV): the card and back
-   boxes the detector puts on chips, light and of the house's colours.
-4. Phone stills of a real table from above (``models.synth.still``: wood and light tables, a
+   of other houses, a chip rack, the floor, shadows, the light's colour, CCTV, by chance a
+   layout printed on the cloth): the card and back boxes the detector puts on chips, light and
+   of the house's colours.
+4. Views of a table with no card on it, its cloth printed with a layout (empty card boxes,
+   betting circles, lines, words; ``models.synth.printing``) in box shapes no training view
+   shows: every card or back box there is false.
+5. Phone stills of a real table from above (``models.synth.still``: wood and light tables, a
    board, players' pairs face up and down, white and light chips, a rack, the floor; cards
-   300-500 pixels wide in 6000 x 4000), in the held-out deck and in the training decks, read as
+   300-500 pixels wide in 6000 x 4000; half with a printed layout, in the held-out box shapes for
+   the held-out deck), in the held-out deck and in the training decks, read as
    ``feltwatch detect`` reads a photo: card identity, face-down pairs seen, boxes on chips, and
    the confusions that remain.
-5. Real chip photos (PokeVisor crops): colour -> denomination accuracy with the default chip set,
+6. Real chip photos (PokeVisor crops): colour -> denomination accuracy with the default chip set,
    and with the chip set calibrated from the other photos of the set (leave one out), which is
    what an installer's calibration does.
 """
@@ -48,6 +53,7 @@ from engine.cards import DECK
 from models.image_file import read_image
 from models.real import REAL, real_boxes
 from models.synth.designs import HELD_OUT, TRAINING, CardDesign, design
+from models.synth.printing import HELD_OUT_PRINTS, TRAINING_PRINTS, PrintStyle
 from models.synth.room import LIGHT_CHIPS
 from models.synth.scene import BACK, CARD, CHIP, HAND, Label, Scene, render
 from models.synth.still import table_still
@@ -336,15 +342,43 @@ def _face_down_groups(labels: list[Label]) -> list[list[Box]]:
     return groups
 
 
+def printed_layouts(
+    recogniser: Recogniser, scenes: int, seed: int = EVAL_SEED
+) -> dict[str, object]:
+    """Views of a table with no card on it, its cloth printed with a layout in the held-out box
+    shapes (``models.synth.printing.HELD_OUT_PRINTS``: empty card boxes, circles, lines, words)
+    among chips and what a room adds: every card or back box the detector puts there is
+    false."""
+    boxes = printed = 0
+    for i in range(scenes):
+        rng = random.Random(seed + i)
+        scene = render(
+            rng,
+            1920,
+            1080,
+            card_px=rng.uniform(45, 60),
+            cards_up=0,
+            cards_down=0,
+            room=True,
+            prints=HELD_OUT_PRINTS,
+            printed=True,
+        )
+        printed += scene.printed_boxes
+        boxes += sum(s.kind in ("card", "card_back") for s in recogniser.frame(scene.image))
+    return {"views": scenes, "printed_card_boxes": printed, "card_or_back_boxes": boxes}
+
+
 def table_stills(
     recogniser: Recogniser,
     stills: int,
     seed: int = EVAL_SEED,
     designs: Sequence[CardDesign] = TRAINING,
+    prints: Sequence[PrintStyle] = TRAINING_PRINTS,
 ) -> dict[str, object]:
     """Phone stills of a real table from above (``models.synth.still``: wood and light tables,
     a board, players' pairs face up and down, white and light chips, a rack, the floor; cards
-    300-500 pixels wide in 6000 x 4000), read as ``feltwatch detect`` reads a photo: card
+    300-500 pixels wide in 6000 x 4000; by chance a layout printed in one of ``prints``), read
+    as ``feltwatch detect`` reads a photo: card
     identity per image, each true card by its box (``card_outcomes``), the face-down pairs a
     back box is put on, the card and back boxes on chips, and the confusions (a true card's
     box named as another card) most often made."""
@@ -356,7 +390,7 @@ def table_stills(
     chips: Counter[str] = Counter()
     groups = groups_seen = 0
     for i in range(stills):
-        scene = table_still(random.Random(seed + i), designs=designs)
+        scene = table_still(random.Random(seed + i), designs=designs, prints=prints)
         seen = recogniser.image(scene.image)
         named = _cards(seen)
         true_cards = [(lb.name, lb.box) for lb in scene.labels if lb.cls == CARD]
@@ -478,8 +512,11 @@ def main() -> int:
             else {}
         ),
         "light_chips": light_chips(recogniser, args.scenes, args.seed) if args.scenes else {},
+        "printed_layouts": (
+            printed_layouts(recogniser, args.scenes, args.seed) if args.scenes else {}
+        ),
         "table_stills_held_out_design": (
-            table_stills(recogniser, args.stills, args.seed, (design(HELD_OUT),))
+            table_stills(recogniser, args.stills, args.seed, (design(HELD_OUT),), HELD_OUT_PRINTS)
             if args.stills
             else {}
         ),

@@ -1,8 +1,8 @@
 """Run the vision models' recipe (``models/recipe.toml``) from nothing into a build folder.
 
     .venv/bin/python -m models.recipe [--device cpu|cuda] [--jobs N] [--scale 1.0]
-        [--build build/recipe] [--train-python PATH] [--skip STEP ...] [--resume] [--install]
-        [--list]
+        [--build build/recipe] [--train-python PATH] [--skip STEP ...] [--resume]
+        [--redo STEP ...] [--install] [--list]
 
 Each step of the recipe runs as its own process (its output in ``{build}/logs/STEP.log``); a
 step that fails stops the run with its log's last lines. ``{build}/steps/STEP.json`` says
@@ -13,10 +13,14 @@ evaluation's figures. ``--install`` copies the networks into ``models/`` (with `
 (``--scale 1``).
 
 A run starts from nothing (the build folder emptied) unless ``--resume`` goes on with the one
-in the build folder, of the same recipe and scale: a step that finished is not run again, and
-a step the recipe marks ``resumable`` goes on from its last checkpoint (so that a run of many
-hours on a CPU survives being stopped, and a GPU can finish what a CPU began). The device and
-the number of jobs may change between the parts of a run; the seconds add up.
+in the build folder, at the same scale (``plan``): a step that finished running what it runs
+now is not run again, and a step the recipe marks ``resumable`` goes on from its last
+checkpoint (so that a run of many hours on a CPU survives being stopped, and a GPU can finish
+what a CPU began). A step the recipe now runs otherwise, or that ``--redo`` names (its code
+changed), runs anew, and so does every later step that names a path in the build folder that
+it names: what it made is made again, what did not depend on it is kept. The device, the
+number of jobs and the build folder may change between the parts of a run; the seconds add
+up.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import subprocess
 import sys
 import time
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,6 +75,37 @@ class Step:
     def reads(self, folder: str) -> bool:
         """Whether one of its arguments names ``folder`` (a step's ``output``)."""
         return any(arg == folder or arg.startswith(folder + "/") for arg in self.args)
+
+    def paths(self) -> tuple[str, ...]:
+        """Its arguments that name something in the build folder (``{build}/...``)."""
+        return tuple(a for a in self.args if a.startswith("{build}/"))
+
+    def shares(self, other: Step) -> bool:
+        """Whether it names what ``other`` names (or a folder inside or above it): what one of
+        them writes, the other may read."""
+        return any(
+            a == b or a.startswith(b + "/") or b.startswith(a + "/")
+            for a in self.paths()
+            for b in other.paths()
+        )
+
+    def ran_as(self, recorded: Sequence[str], scale: float) -> bool:
+        """Whether ``recorded`` (a step record's command, ``-m MODULE ARGS [--resume]``) runs what
+        this step runs at ``scale``: the same module and arguments; the build folder, the
+        device and the number of jobs may differ (a run carried to another machine)."""
+        mark = "\0"
+        now = self.command("", {"build": mark, "jobs": mark, "device": mark}, scale)[1:]
+        ran = list(recorded[:-1] if recorded and recorded[-1] == "--resume" else recorded)
+        if len(ran) != len(now):
+            return False
+        for want, got in zip(now, ran, strict=True):
+            head, marked, tail = want.partition(mark)
+            if not marked:
+                if want != got:
+                    return False
+            elif not (got.startswith(head) and got.endswith(tail.rpartition(mark)[2])):
+                return False
+        return True
 
     def command(self, python: str, values: dict[str, str], scale: float) -> list[str]:
         args = [arg.format(**values) for arg in self.args]
@@ -190,9 +226,9 @@ def _start(build: Path, resume: bool, digest: str, scale: float, skip: list[str]
             earlier = json.loads(marker.read_text())
         except (OSError, ValueError):
             return f"{build} holds no recipe run to resume"
-        same = ("recipe_sha256", "scale")  # the steps skipped may differ between its parts
-        if not isinstance(earlier, dict) or any(earlier.get(k) != options[k] for k in same):
-            return f"{build} is a run of {earlier}, not of {options}: start it anew"
+        if not isinstance(earlier, dict) or earlier.get("scale") != scale:
+            return f"{build} is a run of {earlier}, not at scale {scale}: start it anew"
+        _write_json(marker, options)  # the recipe it goes on with (its steps may have changed)
         return None
     if build.exists() and any(build.iterdir()) and not (build / "logs").is_dir():
         return f"{build} holds something other than a recipe run"
@@ -204,23 +240,68 @@ def _start(build: Path, resume: bool, digest: str, scale: float, skip: list[str]
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Fate:
+    """What a resumed run does with a step."""
+
+    kind: str
+    """``done`` (it finished earlier), ``on`` (it goes on: from its checkpoint where it is
+    resumable, else again, as it is the same step) or ``anew`` (from nothing)."""
+    why: str = ""
+
+
+def plan(
+    steps: Sequence[Step], build: Path, scale: float, redo: Sequence[str] = ()
+) -> dict[str, Fate]:
+    """Each step's fate in a run resumed in ``build``: a step runs anew when it has no record,
+    when its record ran another command (the recipe changed), when ``redo`` names it (its code
+    changed), or when it names what a step before it that runs anew names (it reads what that
+    one makes, or makes what it reads); else it is done if it finished, and goes on if not."""
+    fates: dict[str, Fate] = {}
+    anew: list[Step] = []
+    for step in steps:
+        record = StepRecord.read(build / "steps" / f"{step.name}.json")
+        after = [a.name for a in anew if step.shares(a)]
+        if record is None:
+            fate = Fate("anew", "not run yet")
+        elif step.name in redo:
+            fate = Fate("anew", "--redo")
+        elif not step.ran_as(record.command, scale):
+            fate = Fate("anew", "the recipe runs it otherwise now")
+        elif after:
+            fate = Fate("anew", f"{', '.join(after)} runs anew")
+        else:
+            fate = Fate("done" if record.status == 0 else "on")
+        fates[step.name] = fate
+        if fate.kind == "anew":
+            anew.append(step)
+    return fates
+
+
 def _run_group(
-    group: list[tuple[Step, list[str]]], build: Path, env: dict[str, str], resume: bool
+    group: list[tuple[Step, list[str]]], build: Path, env: dict[str, str], fates: dict[str, Fate]
 ) -> list[tuple[Step, Path]]:
-    """Run the steps of ``group`` side by side, each step's seconds written down as it runs;
-    the steps that failed and their logs."""
+    """Run the steps of ``group`` side by side as ``fates`` says, each step's seconds written
+    down as it runs; the steps that failed and their logs."""
     running = []
     for step, command in group:
         record_path = build / "steps" / f"{step.name}.json"
-        earlier = StepRecord.read(record_path) if resume else None
-        if earlier is not None and earlier.status == 0:
+        fate = fates.get(step.name, Fate("anew"))
+        earlier = StepRecord.read(record_path)
+        if fate.kind == "done" and earlier is not None:
             print(f"{step.name}: done earlier, in {earlier.seconds} s", flush=True)
             continue
-        before = earlier.seconds if earlier is not None else 0.0
-        run = [*command, "--resume"] if step.resumable and earlier is not None else command
+        going_on = fate.kind == "on" and earlier is not None
+        if not going_on:
+            if fate.why:
+                print(f"{step.name}: runs anew ({fate.why})", flush=True)
+            if step.output is not None:  # a data step keeps frames already written
+                shutil.rmtree(step.output.format(build=build), ignore_errors=True)
+        before = earlier.seconds if going_on and earlier is not None else 0.0
+        run = [*command, "--resume"] if step.resumable and going_on else command
         log = build / "logs" / f"{step.name}.log"
         print(f"{step.name}: {' '.join(run)}", flush=True)
-        out = log.open("a" if earlier is not None else "w")
+        out = log.open("a" if going_on else "w")
         process = subprocess.Popen(run, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         running.append((step, tuple(run[1:]), record_path, before, log, out, process))
     at = time.monotonic()
@@ -269,6 +350,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip", nargs="*", default=[], metavar="STEP", help="steps not to run (e.g. eval)"
     )
+    parser.add_argument(
+        "--redo",
+        nargs="*",
+        default=[],
+        metavar="STEP",
+        help="with --resume: steps to run anew (their code changed), and the steps after them"
+        " that name what they name",
+    )
     args = parser.parse_args(argv)
     if args.scale <= 0:
         parser.error("--scale must be above 0")
@@ -282,9 +371,12 @@ def main(argv: list[str] | None = None) -> int:
     build = args.build.resolve()
     values = {"build": str(build), "jobs": str(args.jobs), "device": args.device}
     pythons = {"dev": sys.executable, "train": args.train_python}
-    unknown = sorted(set(args.skip) - {s.name for s in steps})
-    if unknown:
-        parser.error(f"--skip: no step {', '.join(unknown)} in {args.recipe}")
+    for option, names in (("--skip", args.skip), ("--redo", args.redo)):
+        unknown = sorted(set(names) - {s.name for s in steps})
+        if unknown:
+            parser.error(f"{option}: no step {', '.join(unknown)} in {args.recipe}")
+    if args.redo and not args.resume:
+        parser.error("--redo goes with --resume (a new run runs every step)")
     commands = [
         (s, s.command(pythons[s.python], values, args.scale))
         for s in steps
@@ -308,8 +400,9 @@ def main(argv: list[str] | None = None) -> int:
         "ORT_DISABLE_TELEMETRY": "1",
     }
     side_by_side = args.device != "cpu"
+    fates = plan([s for s, _ in commands], build, args.scale, args.redo) if args.resume else {}
     for group in _groups(commands, side_by_side):
-        failed = _run_group(group, build, env, args.resume)
+        failed = _run_group(group, build, env, fates)
         for step, log in failed:
             print(f"{step.name} failed; the end of {log}:\n{_tail(log)}", file=sys.stderr)
         if failed:

@@ -21,6 +21,7 @@ import numpy as np
 from engine.cards import DECK
 from models.synth.cards import H, W
 from models.synth.designs import TRAINING_MIX, CardDesign, Sprite
+from models.synth.printing import PRINT_SHARE, TRAINING_PRINTS, PrintStyle, print_layout
 from models.synth.room import (
     CCTV_SHARE,
     FLOOR_SHARE,
@@ -78,6 +79,8 @@ class Scene:
     labels: list[Label] = field(default_factory=list)
     design: str = ""
     """The name of the deck its cards are drawn in."""
+    printed_boxes: int = 0
+    """How many empty card boxes the cloth has printed on it (``models.synth.printing``)."""
 
 
 def felt(
@@ -446,14 +449,21 @@ def render(
     fan_share: float = 0.0,
     designs: Sequence[CardDesign] = TRAINING_MIX,
     room: bool = False,
+    prints: Sequence[PrintStyle] = TRAINING_PRINTS,
+    printed: bool | None = None,
 ) -> Scene:
     """A random table view; ``card_px`` is the card width in pixels (default: drawn from
     ``card_px_range``); the table's colour is one of ``surfaces``; ``pair_share`` of the cards
     have a second card lying over them (a hand held or shown), ``fan_share`` of the face-up
     ones a fan of cards (``lay_fan``); the deck is one of ``designs``;
-    ``room``: by chance what a real room adds (``models.synth.room``)."""
+    ``room``: by chance what a real room adds (``models.synth.room``) and a layout printed on
+    the cloth in one of ``prints`` (``models.synth.printing``); ``printed`` True or False: a
+    printed layout or none, whatever ``room``."""
     canvas = felt(width, height, rng, surfaces)
     card_w = card_px if card_px is not None else rng.uniform(*card_px_range)
+    boxes = 0
+    if printed or (printed is None and room and rng.random() < PRINT_SHARE):
+        boxes = print_layout(canvas, rng, card_w, prints)
     if room and rng.random() < FLOOR_SHARE:
         floor(canvas, rng, max(card_w * 0.6, 0.12 * min(width, height)))
     table = canvas.copy()  # the bare table: what the camera sees past the canvas's edge
@@ -514,7 +524,7 @@ def render(
     image, homography = finish(canvas, rng, beyond=table)
     if room and rng.random() < CCTV_SHARE:
         image = cctv(image, rng)
-    return Scene(image, labelled(placed, ids, homography), deck_design.name)
+    return Scene(image, labelled(placed, ids, homography), deck_design.name, boxes)
 
 
 def finish(

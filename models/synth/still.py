@@ -21,6 +21,7 @@ import numpy as np
 from engine.cards import DECK
 from models.synth.cards import W
 from models.synth.designs import TRAINING, CardDesign
+from models.synth.printing import PRINT_SHARE, TRAINING_PRINTS, PrintStyle, print_layout
 from models.synth.room import LIGHT_CHIPS, arm_shadows, floor, light_colour, rack
 from models.synth.scene import (
     CHIP_COLOURS,
@@ -54,13 +55,16 @@ def table_still(
     *,
     designs: Sequence[CardDesign] = TRAINING,
     card_px_range: tuple[float, float] = STILL_CARD_PX,
+    prints: Sequence[PrintStyle] = TRAINING_PRINTS,
 ) -> Scene:
-    """A still of a table mid-hand (see the module's description), with every object's label."""
+    """A still of a table mid-hand (see the module's description), with every object's label;
+    by chance a layout printed on the cloth in one of ``prints``."""
     surfaces = (*LIGHT_SURFACES, *FELTS)
     canvas = felt(width, height, rng, surfaces)
     if rng.random() < 0.5:
         wood_grain(canvas, rng)
     card_w = rng.uniform(*card_px_range)
+    boxes = print_layout(canvas, rng, card_w, prints) if rng.random() < PRINT_SHARE else 0
     if rng.random() < 0.5:
         floor(canvas, rng, 0.1 * min(width, height))
     table = canvas.copy()
@@ -122,4 +126,4 @@ def table_still(
     canvas = light_colour(canvas, rng)
     table = light_colour(table, rng)
     image, homography = finish(canvas, rng, beyond=table)
-    return Scene(image, labelled(placed, ids, homography), design.name)
+    return Scene(image, labelled(placed, ids, homography), design.name, boxes)

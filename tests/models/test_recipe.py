@@ -169,3 +169,29 @@ def test_a_resume_of_another_run_or_of_none_is_refused(
     assert "start it anew" in capsys.readouterr().err
     assert recipe.main(common) == 1  # a new run starts from nothing: the data made again
     assert (tmp_path / "data.runs").read_text() == "--count 5\n--count 10\n"
+
+
+def test_a_resumed_run_runs_anew_what_changed_and_what_reads_it(tmp_path: Path) -> None:
+    steps, _ = load()
+    build = tmp_path / "build"
+    (build / "steps").mkdir(parents=True)
+    values = {"build": "/elsewhere/recipe", "jobs": "2", "device": "cuda"}
+    for step in steps:  # every step finished, on another machine and folder
+        command = step.command("py", values, 1.0)[1:]
+        recipe.StepRecord(tuple(command), 10.0, 0).write(build / "steps" / f"{step.name}.json")
+    kept = recipe.plan(steps, build, 1.0)
+    assert {f.kind for f in kept.values()} == {"done"}
+    assert {f.kind for f in recipe.plan(steps, build, 0.5).values()} == {"anew"}
+    redone = recipe.plan(steps, build, 1.0, redo=["detector-data"])
+    anew = [name for name, fate in redone.items() if fate.kind == "anew"]
+    assert anew == ["detector-data", "detector", "detector-int8", "identity-data", "identity",
+                    "eval"]  # fmt: skip
+    assert redone["identity"].why == "identity-data runs anew"
+    changed = steps[-2].command("py", values, 1.0)[1:]  # the reader, trained half as long
+    changed[changed.index("--steps") + 1] = "6000"
+    recipe.StepRecord(tuple(changed), 10.0, 1).write(build / "steps" / f"{steps[-2].name}.json")
+    (build / "steps" / "corners.json").unlink()
+    fates = recipe.plan(steps, build, 1.0)
+    assert [n for n, f in fates.items() if f.kind != "done"] == ["corners", "reader", "eval"]
+    assert fates["reader"].why == "the recipe runs it otherwise now"
+    assert fates["corners"].why == "not run yet"
