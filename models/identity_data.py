@@ -46,7 +46,10 @@ from models.synth.scene import (
     FELTS,
     INDEX_READABLE,
     LIGHT_SURFACES,
+    LOOSE_PAIRS,
+    TIGHT_PAIRS,
     Label,
+    PairLay,
     render,
 )
 from models.synth.table_tiles import video_for
@@ -154,6 +157,7 @@ def _few_card_crops(
     pair_share: float = 0.25,
     detector: Path | None = None,
     fan_share: float = 0.0,
+    pairs: PairLay = LOOSE_PAIRS,
 ) -> list[tuple[np.ndarray, int]]:
     """The crops of a 960 x 720 view of 2-6 face-up cards ``card_px`` wide and a few other
     objects, ``light_share`` of such views on a light surface, JPEG-compressed half the time;
@@ -173,6 +177,7 @@ def _few_card_crops(
         chip_piles=rng.randint(0, 3),
         hands=int(rng.random() < hand_share),
         pair_share=pair_share,
+        pairs=pairs,
         fan_share=fan_share,
     )
     image = scene.image
@@ -244,10 +249,18 @@ def _pair_crops(seed: int, detector: Path | None = None) -> list[tuple[np.ndarra
     """Cards at the table's scale, most lying under or over another (a hand held or shown): the
     lower card of a pair shows little more than its corner index beside the upper card's, and
     the classifier must read the index of its own box (most rendered misses are such cards,
-    their index whole in view), some spread in a fan. A sixth of the views are on a light
+    their index whole in view), laid as players leave them (``TIGHT_PAIRS``), some spread in a
+    fan. A sixth of the views are on a light
     surface."""
     return _few_card_crops(
-        seed, PAIR_CARD_PX, LIGHT_SHARE / 2, 0.3, PAIR_SHARE, detector, 2 * FAN_SHARE
+        seed,
+        PAIR_CARD_PX,
+        LIGHT_SHARE / 2,
+        0.3,
+        PAIR_SHARE,
+        detector,
+        2 * FAN_SHARE,
+        TIGHT_PAIRS,
     )
 
 

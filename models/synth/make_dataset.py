@@ -30,7 +30,10 @@ from models.synth.scene import (
     DETECTOR_CLASSES,
     FELTS,
     LIGHT_SURFACES,
+    LOOSE_PAIRS,
     PAIR_SHARE,
+    TIGHT_PAIRS,
+    PairLay,
     render,
     yolo_lines,
 )
@@ -39,12 +42,12 @@ CARD_PX = (16.0, 110.0)
 SURFACES = {"felt": FELTS, "any": FELTS + LIGHT_SURFACES}
 
 
-Job = tuple[Path, str, int, int, tuple[int, int], str, tuple[float, float], float, bool]
+Job = tuple[Path, str, int, int, tuple[int, int], str, tuple[float, float], float, PairLay, bool]
 J = TypeVar("J")
 
 
 def _write_one(job: Job) -> None:
-    out, split, seed, i, size, surfaces, card_px, pair_share, room = job
+    out, split, seed, i, size, surfaces, card_px, pair_share, pairs, room = job
     name = f"{split}-{seed}-{i:06d}"
     image, label = out / "images" / split / f"{name}.jpg", out / "labels" / split / f"{name}.txt"
     if image.exists() and label.exists():
@@ -56,6 +59,7 @@ def _write_one(job: Job) -> None:
         card_px_range=card_px,
         surfaces=SURFACES[surfaces],
         pair_share=pair_share,
+        pairs=pairs,
         room=room,
     )
     cv2.imwrite(str(image), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
@@ -73,8 +77,12 @@ def write_split(
     card_px: tuple[float, float] = CARD_PX,
     pair_share: float = PAIR_SHARE,
     room: bool = False,
+    pairs: PairLay = LOOSE_PAIRS,
 ) -> None:
-    work = [(out, split, seed, i, size, surfaces, card_px, pair_share, room) for i in range(count)]
+    work = [
+        (out, split, seed, i, size, surfaces, card_px, pair_share, pairs, room)
+        for i in range(count)
+    ]
     write_jobs(_write_one, out, split, work, jobs, chunk=8)
 
 
@@ -113,6 +121,11 @@ def main() -> int:
     )
     parser.add_argument("--pair-share", type=float, default=PAIR_SHARE)
     parser.add_argument(
+        "--tight-pairs",
+        action="store_true",
+        help="pairs as players leave them (models.synth.scene.TIGHT_PAIRS)",
+    )
+    parser.add_argument(
         "--room", action="store_true", help="what a real room adds (models.synth.room), by chance"
     )
     args = parser.parse_args()
@@ -129,6 +142,7 @@ def main() -> int:
             card_px=tuple(args.card_px),
             pair_share=args.pair_share,
             room=args.room,
+            pairs=TIGHT_PAIRS if args.tight_pairs else LOOSE_PAIRS,
         )
     names = "\n".join(f"  {i}: {name}" for i, name in enumerate(DETECTOR_CLASSES))
     (args.out / "data.yaml").write_text(

@@ -53,6 +53,24 @@ PAIR_SHARE = 0.25
 """The share of face-up cards and backs that ``render`` lays a second card over (a hand)."""
 
 
+@dataclass(frozen=True, slots=True)
+class PairLay:
+    """How ``render`` lays the second card of a pair over the first."""
+
+    shift: tuple[float, float] = (0.3, 0.5)
+    """How far off the first it lies, in card widths (drawn in this range)."""
+    along_card: bool = False
+    """Off along the first card's short side, as a hand is held and left; else across the
+    view, whichever way the card lies."""
+
+
+LOOSE_PAIRS = PairLay()
+TIGHT_PAIRS = PairLay((0.15, 0.5), along_card=True)
+"""Pairs as players leave them: the upper card a sixth to a half of a card's width along the
+lower card's short side (their boxes overlap up to 0.75), the lower card's index just beside
+the upper card's edge."""
+
+
 FAN_CARDS = (2, 4)
 """How many cards a fan adds over its first (a hand of three to five held or shown spread)."""
 
@@ -446,6 +464,7 @@ def render(
     hands: int | None = None,
     surfaces: Sequence[tuple[int, int, int]] = FELTS,
     pair_share: float = PAIR_SHARE,
+    pairs: PairLay = LOOSE_PAIRS,
     fan_share: float = 0.0,
     designs: Sequence[CardDesign] = TRAINING_MIX,
     room: bool = False,
@@ -454,7 +473,8 @@ def render(
 ) -> Scene:
     """A random table view; ``card_px`` is the card width in pixels (default: drawn from
     ``card_px_range``); the table's colour is one of ``surfaces``; ``pair_share`` of the cards
-    have a second card lying over them (a hand held or shown), ``fan_share`` of the face-up
+    have a second card lying over them (a hand held or shown) as ``pairs`` says,
+    ``fan_share`` of the face-up
     ones a fan of cards (``lay_fan``); the deck is one of ``designs``;
     ``room``: by chance what a real room adds (``models.synth.room``) and a layout printed on
     the cloth in one of ``prints`` (``models.synth.printing``); ``printed`` True or False: a
@@ -495,7 +515,10 @@ def render(
             lay_card(canvas, ids, placed, rng, back, None, (x, y), angle, scale)
         if rng.random() < pair_share and deck:  # a second card overlapping (a hand)
             card = deck.pop()
-            dx, dy = card_w * rng.uniform(0.3, 0.5), card_w * rng.uniform(-0.1, 0.1)
+            dx, dy = card_w * rng.uniform(*pairs.shift), card_w * rng.uniform(-0.1, 0.1)
+            if pairs.along_card:  # the card's short side and long side in the view
+                t = math.radians(angle)
+                dx, dy = dx * math.cos(t) + dy * math.sin(t), -dx * math.sin(t) + dy * math.cos(t)
             face = weathered(deck_design.face(card) if i < up else back, rng)
             at, turn = (x + dx, y + dy), angle + rng.uniform(-8, 8)
             corners = paste(canvas, face.bgr, at, turn, scale, owner=mine(), alpha=face.alpha)

@@ -253,3 +253,16 @@ def test_a_fan_spreads_three_to_five_cards_each_with_an_index_in_view() -> None:
         assert deck == [c for c in DECK if c not in {name for _, name, _ in placed}]
         shown += [index_shown(ids, k, corners) for k, (_, _, corners) in enumerate(placed)]
     assert np.mean(np.array(shown) >= 0.5) > 0.7  # most show an index: real hands are read
+
+
+def test_a_tight_pair_lies_along_the_lower_cards_short_side() -> None:
+    for seed in range(12):
+        view = render(random.Random(seed), 640, 640, card_px=80, cards_up=1, cards_down=0,
+                      chip_piles=0, hands=0, pair_share=1.0, pairs=scene.TIGHT_PAIRS)  # fmt: skip
+        lower, upper = (np.array(lb.corners) for lb in view.labels if lb.cls == CARD)
+        short_side = lower[1] - lower[0]  # top left to top right of the card as drawn
+        offset = upper.mean(axis=0) - lower.mean(axis=0)
+        along = float(offset @ short_side) / float(short_side @ short_side)
+        assert 0.1 < abs(along) < 0.55
+        across = np.linalg.norm(offset - along * short_side) / np.linalg.norm(short_side)
+        assert across < 0.2
