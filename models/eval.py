@@ -342,27 +342,33 @@ def _face_down_groups(labels: list[Label]) -> list[list[Box]]:
     return groups
 
 
+def printed_view(seed: int) -> Scene:
+    """The rendered 1920 x 1080 view of ``seed`` of a table with no card on it, its cloth
+    printed in a held-out box shape (``models.synth.printing.HELD_OUT_PRINTS``), chips and what
+    a room adds by chance."""
+    rng = random.Random(seed)
+    return render(
+        rng,
+        1920,
+        1080,
+        card_px=rng.uniform(45, 60),
+        cards_up=0,
+        cards_down=0,
+        room=True,
+        prints=HELD_OUT_PRINTS,
+        printed=True,
+    )
+
+
 def printed_layouts(
     recogniser: Recogniser, scenes: int, seed: int = EVAL_SEED
 ) -> dict[str, object]:
-    """Views of a table with no card on it, its cloth printed with a layout in the held-out box
-    shapes (``models.synth.printing.HELD_OUT_PRINTS``: empty card boxes, circles, lines, words)
-    among chips and what a room adds: every card or back box the detector puts there is
-    false."""
+    """Views of a table with no card on it (``printed_view``: empty card boxes, circles, lines
+    and words printed in box shapes no training view shows): every card or back box the
+    detector puts there is false."""
     boxes = printed = 0
     for i in range(scenes):
-        rng = random.Random(seed + i)
-        scene = render(
-            rng,
-            1920,
-            1080,
-            card_px=rng.uniform(45, 60),
-            cards_up=0,
-            cards_down=0,
-            room=True,
-            prints=HELD_OUT_PRINTS,
-            printed=True,
-        )
+        scene = printed_view(seed + i)
         printed += scene.printed_boxes
         boxes += sum(s.kind in ("card", "card_back") for s in recogniser.frame(scene.image))
     return {"views": scenes, "printed_card_boxes": printed, "card_or_back_boxes": boxes}

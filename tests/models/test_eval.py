@@ -1,5 +1,5 @@
 """models.eval's per-card outcomes (each true card judged by the box that overlaps it most), and
-its counts of light chips and face-down pairs."""
+its counts of light chips, face-down pairs and boxes on printed layouts."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from models.eval import (
     _face_down_groups,
     card_outcomes,
     light_chips,
+    printed_layouts,
+    printed_view,
     synthetic,
     table_stills,
     view,
@@ -103,3 +105,13 @@ def test_the_stills_evaluation_accounts_for_every_face_down_pair_and_light_chip(
     assert isinstance(by_box, dict)
     counted = sum(n for where in by_box.values() for n in where.values())
     assert counted == sum(lb.cls == CARD for lb in scene.labels)
+
+
+def test_the_printed_layouts_hold_no_card_and_count_every_card_or_back_seen() -> None:
+    recogniser = Recogniser()
+    report = printed_layouts(recogniser, 2, SELECTION_SEED)
+    views = [printed_view(SELECTION_SEED + i) for i in range(2)]
+    assert all(lb.cls not in (CARD, BACK) for v in views for lb in v.labels)
+    assert report["printed_card_boxes"] == sum(v.printed_boxes for v in views) > 0
+    seen = [s for v in views for s in recogniser.frame(v.image)]
+    assert report["card_or_back_boxes"] == sum(s.kind in ("card", "card_back") for s in seen)
