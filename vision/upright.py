@@ -13,8 +13,10 @@ corner of a square. Two more networks read such a card as a dealer would, turned
 
 Its reading is fused with the classifier's (``fused_names``, the geometric mean of their
 probabilities) for every face-up card, not only those whose box touches another's: for a card
-alone too, the two readings are wrong on different cards. Both networks are trained on rendered
-tables only (``models/train_upright.py``; the renderer draws every card's corners).
+alone too, the two readings are wrong on different cards. Two touching boxes never name the
+same card (``one_each``): one deck holds each card once, and the box of a card under another
+can read the upper card. Both networks are trained on rendered tables only
+(``models/train_upright.py``; the renderer draws every card's corners).
 """
 
 from __future__ import annotations
@@ -197,7 +199,7 @@ def fused_names(
     the two networks' probabilities of the 52 cards), where the outlines of the cards of
     ``context`` that touch it (every card seen, face up or down; default ``boxes``) say what lies
     over it. A face the classifier calls ``none`` stays ``none``; without ``upright``, the
-    classifier's reading."""
+    classifier's reading. No two touching boxes name the same card (``one_each``)."""
     if not boxes:
         return []
     seen = boxes if context is None else context
@@ -206,17 +208,58 @@ def fused_names(
     names = [classifier.names[int(k)] for k in probs.argmax(axis=1)]
     out = [Identity(name, float(p.max())) for name, p in zip(names, probs, strict=True)]
     faces = [i for i, name in enumerate(names) if name != NONE]
-    if upright is None or not faces:
+    if not faces:
         return out
-    quads, near = outlines(
-        classifier, upright, image, [boxes[i] for i in faces], seen, crops[faces]
-    )
-    read = upright.probabilities(image, quads, near)
     cards = [classifier.names.index(card) for card in DECK]
-    for i, upright_probs in zip(faces, read, strict=True):
-        own = probs[i, cards] / probs[i, cards].sum()
-        fused = np.sqrt(own * upright_probs)
-        fused /= fused.sum()
-        k = int(fused.argmax())
-        out[i] = Identity(DECK[k], float(fused[k]))
+    deck = probs[faces][:, cards]
+    deck /= deck.sum(axis=1, keepdims=True)
+    if upright is not None:
+        quads, near = outlines(
+            classifier, upright, image, [boxes[i] for i in faces], seen, crops[faces]
+        )
+        deck = np.sqrt(deck * upright.probabilities(image, quads, near))
+        deck /= deck.sum(axis=1, keepdims=True)
+        for i, p in zip(faces, deck, strict=True):
+            k = int(p.argmax())
+            out[i] = Identity(DECK[k], float(p[k]))
+    for i, identity in zip(faces, one_each([boxes[i] for i in faces], deck), strict=True):
+        if identity is not None:
+            out[i] = identity
     return out
+
+
+def one_each(boxes: list[Box], probs: np.ndarray) -> list[Identity | None]:
+    """Where two touching boxes name the same card (``probs`` [N, 52] in ``DECK`` order), the
+    new name of one of them, None for the others: the box of a card under another holds both,
+    and both readings can name the upper card, but one deck holds each card once. Of the two,
+    the box that keeps the card is the one that leaves the pair the likelier (the product of
+    the card's probability in it and the other's best other card); the other names its best
+    other card, with its probabilities given that it is not that card (the rest renormalised).
+    """
+    taken = np.array(probs, np.float64)
+    named = taken.argmax(axis=1)
+    changed: list[Identity | None] = [None] * len(boxes)
+    for _ in range(len(boxes) * len(boxes)):
+        clash = next(
+            (
+                (i, j)
+                for i in range(len(boxes))
+                for j in range(i + 1, len(boxes))
+                if named[i] == named[j] and touches(boxes[i], boxes[j])
+            ),
+            None,
+        )
+        if clash is None:
+            break
+        i, j = clash
+        card = named[i]
+        rest_i, rest_j = np.delete(taken[i], card).max(), np.delete(taken[j], card).max()
+        loser = j if taken[i, card] * rest_j >= taken[j, card] * rest_i else i
+        taken[loser, card] = 0.0
+        left = taken[loser].sum()
+        if left <= 0:
+            break
+        taken[loser] /= left
+        named[loser] = int(taken[loser].argmax())
+        changed[loser] = Identity(DECK[named[loser]], float(taken[loser, named[loser]]))
+    return changed

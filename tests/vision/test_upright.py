@@ -24,6 +24,7 @@ from vision.upright import (
     VIEW_W_PX,
     UprightReader,
     fused_names,
+    one_each,
     pose_of_quad,
     quad_of_pose,
     touches,
@@ -97,6 +98,34 @@ def test_boxes_touch_when_they_share_some_area() -> None:
     assert not touches((0, 0, 10, 10), (10, 0, 20, 10))
 
 
+def _reading(**cards: float) -> np.ndarray:
+    """Probabilities over ``DECK`` with ``cards``' given, the rest spread evenly."""
+    p = np.full(len(DECK), (1 - sum(cards.values())) / (len(DECK) - len(cards)))
+    for card, share in cards.items():
+        p[DECK.index(card)] = share
+    return p
+
+
+def test_two_touching_boxes_never_name_the_same_card() -> None:
+    upper, lower, apart = (100, 100, 160, 190), (120, 104, 180, 194), (400, 100, 460, 190)
+    # The lower card's box reads the upper card (3d) too, and its own (4c) second.
+    probs = np.stack(
+        [
+            _reading(Ad=0.02, **{"3d": 0.97}),
+            _reading(**{"3d": 0.9, "4c": 0.08}),
+            _reading(**{"3d": 0.6, "9s": 0.3}),
+        ]
+    )
+    named = one_each([upper, lower, apart], probs)
+    assert named[0] is None and named[2] is None  # the upper card and the card apart keep 3d
+    assert named[1] is not None and named[1].card == "4c"
+    assert named[1].conf == pytest.approx(0.08 / 0.1)
+    # The pair is likelier with the 3d in the box whose other readings say least.
+    swapped = one_each([upper, lower], probs[[1, 0]])
+    assert swapped[0] is not None and swapped[0].card == "4c" and swapped[1] is None
+    assert one_each([upper, apart], probs[[0, 2]]) == [None, None]
+
+
 @pytest.fixture(scope="module")
 def reader() -> UprightReader:
     return UprightReader(CORNERS_MODEL, UPRIGHT_MODEL)
@@ -148,7 +177,13 @@ def test_fused_names_read_more_cards_right_than_the_classifier_alone(
         boxes = [lb.box for lb in faces]
         alone = classifier(image, boxes, seen)
         fused = fused_names(classifier, reader, image, boxes, seen)
-        assert fused_names(classifier, None, image, boxes, seen) == alone
+        bare = fused_names(classifier, None, image, boxes, seen)
+        for lb, a, b in zip(faces, alone, bare, strict=True):
+            if b != a:  # renamed: a face it touches is read as the same card (one_each)
+                assert any(
+                    o is not lb and touches(lb.box, o.box) and x.card == a.card
+                    for o, x in zip(faces, alone, strict=True)
+                )
         for lb, a, f in zip(faces, alone, fused, strict=True):
             where = "covered" if any(o != lb.box and touches(lb.box, o) for o in seen) else "alone"
             count[where] += 1
