@@ -37,6 +37,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from models.real import ROOT
 
@@ -244,7 +245,7 @@ def _start(build: Path, resume: bool, digest: str, scale: float, skip: list[str]
 class Fate:
     """What a resumed run does with a step."""
 
-    kind: str
+    kind: Literal["done", "on", "anew"]
     """``done`` (it finished earlier), ``on`` (it goes on: from its checkpoint where it is
     resumable, else again, as it is the same step) or ``anew`` (from nothing)."""
     why: str = ""
