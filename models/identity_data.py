@@ -250,8 +250,7 @@ def _pair_crops(seed: int, detector: Path | None = None) -> list[tuple[np.ndarra
     lower card of a pair shows little more than its corner index beside the upper card's, and
     the classifier must read the index of its own box (most rendered misses are such cards,
     their index whole in view), laid as players leave them (``TIGHT_PAIRS``), some spread in a
-    fan. A sixth of the views are on a light
-    surface."""
+    fan. A sixth of the views are on a light surface."""
     return _few_card_crops(
         seed,
         PAIR_CARD_PX,
