@@ -475,9 +475,9 @@ def render(
     ``card_px_range``); the table's colour is one of ``surfaces``; ``pair_share`` of the cards
     have a second card lying over them (a hand held or shown) as ``pairs`` says, ``fan_share``
     of the face-up ones a fan of cards (``lay_fan``); the deck is one of ``designs``; ``room``:
-    by chance what a real room adds (``models.synth.room``) and a layout printed on
-    the cloth in one of ``prints`` (``models.synth.printing``); ``printed`` True or False: a
-    printed layout or none, whatever ``room``."""
+    by chance what a real room adds (``models.synth.room``) and a layout printed on the cloth
+    in one of ``prints`` (``models.synth.printing``); ``printed`` True or False: a printed
+    layout or none, whatever ``room``."""
     canvas = felt(width, height, rng, surfaces)
     card_w = card_px if card_px is not None else rng.uniform(*card_px_range)
     boxes = 0

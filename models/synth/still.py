@@ -2,8 +2,8 @@
 3 to 5 cards in a row, players' pairs lying as people leave them (the second card over the
 first, some pairs face down), chips in the middle and before the players (white and light ones
 among the house's), by chance a layout printed on the cloth (``models.synth.printing``), a chip
-rack at the edge, the floor past the table, an arm's shadow, warm or daylight light. Cards are 300 to 500 pixels wide by default, as in a 6000 x 4000
-photo from above a table for four.
+rack at the edge, the floor past the table, an arm's shadow, warm or daylight light. Cards are
+300 to 500 pixels wide by default, as in a 6000 x 4000 photo from above a table for four.
 
 ``models.eval`` reads such stills in the held-out deck design: how a new casino's deck, cloth
 and light come out on the kind of photo a surveillance officer takes.
