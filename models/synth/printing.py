@@ -1,8 +1,9 @@
-"""What a table's cloth has printed on it: a box for each card of the board, for the burn and the
-muck (alone or in a row, some with their word inside), betting circles, the betting line's arc,
-straight lines and words, printed lighter or darker than the cloth, in white or in gold, faded
-and soft at the edge. Nothing printed is labelled: an empty box printed for a card is cloth, and
-the detector must not box it (a box it takes for a card back keeps a folded card seen there).
+"""What a table's cloth has printed on it: a box for each card of the board, boxes for the burn
+and the muck (a card's shape or any, alone or in a row, some with their word inside), betting
+circles, the betting line's arc, straight lines and words, printed lighter or darker than the
+cloth, in white or in gold, faded and soft at the edge. Nothing printed is labelled: an empty
+box printed for a card is cloth, and the detector must not box it (a box it takes for a card
+back keeps a folded card seen there).
 
 The boxes are drawn in one of the ``PrintStyle`` shapes: the training views print
 ``TRAINING_PRINTS``, the evaluation also ``HELD_OUT_PRINTS`` (rounded boxes, boxes marked by their
@@ -29,6 +30,9 @@ WORDS = ("BURN", "MUCK", "DEALER", "TEXAS HOLD'EM", "NO LIMIT", "POT", "BET", "A
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX,
          cv2.FONT_HERSHEY_COMPLEX)  # fmt: skip
 GOLD, WHITE = (60.0, 170.0, 215.0), (232.0, 232.0, 228.0)
+ZONE_BOX_SHARE = 0.5
+"""Of the printed boxes, the share drawn for a zone (a burn, a muck: one to three cards across,
+half to twice as long as wide); the others are a card's size and shape."""
 PRINT_SHARE = 0.5
 """The share of a real room's views (``render(room=True)``) and of phone stills whose cloth has
 a layout printed."""
@@ -168,12 +172,16 @@ def print_layout(
     ink = np.zeros((height, width), np.uint8)
     line = max(1, round(card_w * rng.uniform(0.015, 0.06)))
     boxes = 0
-    for _ in range(rng.randint(1, 4)):  # rows of card boxes: the board's, a burn and a muck
+    for _ in range(rng.randint(1, 4)):  # rows of boxes: the board's, a burn, a muck
         count = rng.choice((1, 1, 2, 3, 5))
-        scale = rng.uniform(1.0, 1.35)
-        size = (card_w * scale, card_w * CARD_ASPECT * scale)
-        if rng.random() < 0.25:
-            size = size[::-1]  # a box for a card lying sideways
+        if rng.random() < ZONE_BOX_SHARE:  # a zone's box, of any proportions
+            across = card_w * rng.uniform(1.0, 3.0)
+            size = (across, across * rng.uniform(0.5, 2.0))
+        else:  # a box for one card
+            scale = rng.uniform(1.0, 1.35)
+            size = (card_w * scale, card_w * CARD_ASPECT * scale)
+            if rng.random() < 0.25:
+                size = size[::-1]  # a card lying sideways
         angle = rng.uniform(-180, 180) if rng.random() < 0.3 else rng.uniform(-10, 10)
         pitch = size[0] * rng.uniform(1.05, 1.35)
         x, y = rng.uniform(0, width), rng.uniform(0, height)
