@@ -84,11 +84,7 @@ class Step:
     def shares(self, other: Step) -> bool:
         """Whether it names what ``other`` names (or a folder inside or above it): what one of
         them writes, the other may read."""
-        return any(
-            a == b or a.startswith(b + "/") or b.startswith(a + "/")
-            for a in self.paths()
-            for b in other.paths()
-        )
+        return any(_nested(a, b) for a in self.paths() for b in other.paths())
 
     def ran_as(self, recorded: Sequence[str], scale: float) -> bool:
         """Whether ``recorded`` (a step record's command, ``-m MODULE ARGS [--resume]``) runs what
@@ -279,11 +275,35 @@ def plan(
     return fates
 
 
+def _nested(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
+
+
+def made_by(step: Step, steps: Sequence[Step]) -> list[str]:
+    """The build paths ``step`` names that no step before it in ``steps`` names: what it makes
+    (a data step's frames, a training's runs and network). A step that runs anew clears them
+    first: a data step keeps the frames already written, a training adds to its run's logs."""
+    before = steps[: list(steps).index(step)]
+    return [p for p in step.paths() if not any(_nested(p, q) for s in before for q in s.paths())]
+
+
+def _clear(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    elif path.exists():
+        path.unlink()
+
+
 def _run_group(
-    group: list[tuple[Step, list[str]]], build: Path, env: dict[str, str], fates: dict[str, Fate]
+    group: list[tuple[Step, list[str]]],
+    build: Path,
+    env: dict[str, str],
+    fates: dict[str, Fate],
+    made: dict[str, list[Path]],
 ) -> list[tuple[Step, Path]]:
-    """Run the steps of ``group`` side by side as ``fates`` says, each step's seconds written
-    down as it runs; the steps that failed and their logs."""
+    """Run the steps of ``group`` side by side as ``fates`` says (a step that runs anew first
+    clears what it ``made`` earlier), each step's seconds written down as it runs; the steps
+    that failed and their logs."""
     running = []
     for step, command in group:
         record_path = build / "steps" / f"{step.name}.json"
@@ -296,8 +316,8 @@ def _run_group(
         if not going_on:
             if fate.why:
                 print(f"{step.name}: runs anew ({fate.why})", flush=True)
-            if step.output is not None:  # a data step keeps frames already written
-                shutil.rmtree(step.output.format(build=build), ignore_errors=True)
+            for path in made.get(step.name, []):
+                _clear(path)
         before = earlier.seconds if going_on and earlier is not None else 0.0
         run = [*command, "--resume"] if step.resumable and going_on else command
         log = build / "logs" / f"{step.name}.log"
@@ -402,8 +422,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     side_by_side = args.device != "cpu"
     fates = plan([s for s, _ in commands], build, args.scale, args.redo) if args.resume else {}
+    made = {s.name: [Path(p.format(build=build)) for p in made_by(s, steps)] for s in steps}
     for group in _groups(commands, side_by_side):
-        failed = _run_group(group, build, env, fates)
+        failed = _run_group(group, build, env, fates, made)
         for step, log in failed:
             print(f"{step.name} failed; the end of {log}:\n{_tail(log)}", file=sys.stderr)
         if failed:

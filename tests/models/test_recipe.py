@@ -195,3 +195,13 @@ def test_a_resumed_run_runs_anew_what_changed_and_what_reads_it(tmp_path: Path) 
     assert [n for n, f in fates.items() if f.kind != "done"] == ["corners", "reader", "eval"]
     assert fates["reader"].why == "the recipe runs it otherwise now"
     assert fates["corners"].why == "not run yet"
+
+
+def test_a_step_that_runs_anew_clears_only_what_it_makes() -> None:
+    steps, _ = load()
+    made = {s.name: recipe.made_by(s, steps) for s in steps}
+    assert made["detector-data"] == ["{build}/detector-data"]
+    assert made["detector"] == ["{build}/runs", "{build}/models/detector.onnx"]
+    assert made["detector-int8"] == []  # it quantises the detector's network in place
+    assert made["identity-data"] == ["{build}/identity-data"]  # not the detector it reads
+    assert made["eval"] == ["{build}/models/eval.json"]
