@@ -275,6 +275,14 @@ def plan(
     return fates
 
 
+def forget_anew(build: Path, fates: dict[str, Fate]) -> None:
+    """Remove the records of the steps that run anew before any runs: a run stopped before
+    they ran again goes on knowing they are still to run (their old records would say done)."""
+    for name, fate in fates.items():
+        if fate.kind == "anew":
+            (build / "steps" / f"{name}.json").unlink(missing_ok=True)
+
+
 def _nested(a: str, b: str) -> bool:
     return a == b or a.startswith(b + "/") or b.startswith(a + "/")
 
@@ -422,6 +430,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     side_by_side = args.device != "cpu"
     fates = plan([s for s, _ in commands], build, args.scale, args.redo) if args.resume else {}
+    forget_anew(build, fates)
     made = {s.name: [Path(p.format(build=build)) for p in made_by(s, steps)] for s in steps}
     for group in _groups(commands, side_by_side):
         failed = _run_group(group, build, env, fates, made)

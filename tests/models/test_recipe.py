@@ -187,6 +187,14 @@ def test_a_resumed_run_runs_anew_what_changed_and_what_reads_it(tmp_path: Path) 
     assert anew == ["detector-data", "detector", "detector-int8", "identity-data", "identity",
                     "eval"]  # fmt: skip
     assert redone["identity"].why == "identity-data runs anew"
+    recipe.forget_anew(build, redone)  # the run stops before the detector has finished
+    record = recipe.StepRecord.read(build / "steps" / "detector-data.json")
+    assert record is None
+    again = recipe.plan(steps, build, 1.0)  # resumed without --redo: still all to run
+    assert [n for n, f in again.items() if f.kind == "anew"] == anew
+    for name in anew:  # as if they had run again
+        command = next(s for s in steps if s.name == name).command("py", values, 1.0)[1:]
+        recipe.StepRecord(tuple(command), 10.0, 0).write(build / "steps" / f"{name}.json")
     changed = steps[-2].command("py", values, 1.0)[1:]  # the reader, trained half as long
     changed[changed.index("--steps") + 1] = "6000"
     recipe.StepRecord(tuple(changed), 10.0, 1).write(build / "steps" / f"{steps[-2].name}.json")
