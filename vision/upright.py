@@ -239,16 +239,14 @@ def one_each(boxes: list[Box], probs: np.ndarray) -> list[Identity | None]:
     taken = np.array(probs, np.float64)
     named = taken.argmax(axis=1)
     changed: list[Identity | None] = [None] * len(boxes)
-    for _ in range(len(boxes) * len(boxes)):
-        clash = next(
-            (
-                (i, j)
-                for i in range(len(boxes))
-                for j in range(i + 1, len(boxes))
-                if named[i] == named[j] and touches(boxes[i], boxes[j])
-            ),
-            None,
-        )
+    pairs = [
+        (i, j)
+        for i in range(len(boxes))
+        for j in range(i + 1, len(boxes))
+        if touches(boxes[i], boxes[j])
+    ]
+    for _ in range(len(boxes) * len(DECK)):  # each round takes a card from one box for good
+        clash = next(((i, j) for i, j in pairs if named[i] == named[j]), None)
         if clash is None:
             break
         i, j = clash
