@@ -30,6 +30,9 @@ class Detection:
     cut: bool = False
     """The box reaches an inner edge of the tile it was read in: part of an object that the
     next tile holds whole (``vision.recognise.Recogniser.detect_tiles``)."""
+    tile: tuple[int, int] | None = None
+    """The top-left corner, in frame pixels, of the tile it was read in; None: read in the
+    image whole."""
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:

@@ -129,6 +129,26 @@ def test_a_face_cut_by_a_tile_edge_merges_into_the_whole_one() -> None:
     assert merge([whole, lower]) == [whole, lower]
 
 
+def test_a_card_cut_by_a_tile_edge_counts_only_where_another_tile_saw_it() -> None:
+    """A card across the edge between two tiles shows, cut, in both; the detector's guess at a
+    part of the rail's curve cut by a tile's edge shows in that tile only."""
+    from vision.detector import Detection
+    from vision.recognise import merge
+
+    left = Detection("card_back", 0.3, (230.0, 100.0, 320.0, 170.0), cut=True, tile=(0, 0))
+    right = Detection("card_back", 0.25, (256.0, 100.0, 330.0, 170.0), cut=True, tile=(256, 0))
+    assert merge([left, right]) == [left]
+    assert merge([left]) == []
+    face = Detection("card", 0.4, (256.0, 110.0, 300.0, 160.0), tile=(256, 0))
+    assert merge([left, face]) == [face, left]  # a face or a back, either confirms it
+    same_tile = Detection("card", 0.4, (256.0, 110.0, 300.0, 160.0), tile=(0, 0))
+    assert merge([left, same_tile]) == [same_tile]
+    chip = Detection("chip", 0.9, (270.0, 120.0, 300.0, 150.0), tile=(256, 0))
+    assert merge([left, chip]) == [chip]
+    whole = Detection("card_back", 0.3, (100.0, 100.0, 150.0, 170.0), tile=(0, 0))
+    assert merge([whole]) == [whole]
+
+
 def test_decode_suppresses_faces_and_backs_at_their_own_overlap() -> None:
     from vision.detector import OVERLAP, SAME_IOU
 
