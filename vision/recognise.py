@@ -287,7 +287,7 @@ def merge(detections: list[Detection]) -> list[Detection]:
     ones, is dropped; so is a face's or a back's box on a better chip box
     (``CHIP_AS_SHEET_IOU``), and a face or a back cut by a tile's edge that no other tile saw
     (``CUT_SEEN_BESIDE``)."""
-    detections = [d for d in detections if _seen_beside(d, detections)]
+    detections = _seen_beside(detections)
     kept = []
     for label in sorted({d.label for d in detections} - {CHIP}):
         group = [d for d in detections if d.label == label]
@@ -298,20 +298,20 @@ def merge(detections: list[Detection]) -> list[Detection]:
     return sorted(sheets, key=lambda d: -d.conf) + chips
 
 
-def _seen_beside(detection: Detection, detections: list[Detection]) -> bool:
-    """Whether ``detection``, if a face or a back cut by a tile's edge, has a face's or a back's
-    box read in another tile over ``CUT_SEEN_BESIDE`` of it (always, if not cut)."""
-    if not (detection.cut and detection.label in SHEETS):
-        return True
-    x1, y1, x2, y2 = detection.box
-    area = max(1e-6, (x2 - x1) * (y2 - y1))
-    for other in detections:
-        if other.label in SHEETS and other.tile != detection.tile:
-            w = min(x2, other.box[2]) - max(x1, other.box[0])
-            h = min(y2, other.box[3]) - max(y1, other.box[1])
-            if w > 0 and h > 0 and w * h >= CUT_SEEN_BESIDE * area:
-                return True
-    return False
+def _seen_beside(detections: list[Detection]) -> list[Detection]:
+    """``detections`` less each face or back cut by a tile's edge that no face's or back's box
+    read in another tile covers ``CUT_SEEN_BESIDE`` of."""
+    sheets = [d for d in detections if d.label in SHEETS]
+    if not any(d.cut for d in sheets):
+        return detections
+    covered = _inside(np.array([d.box for d in sheets], np.float64)) >= CUT_SEEN_BESIDE
+    tiles = [d.tile for d in sheets]
+    unseen = {
+        id(d)
+        for i, d in enumerate(sheets)
+        if d.cut and not any(c and t != d.tile for c, t in zip(covered[i], tiles, strict=True))
+    }
+    return [d for d in detections if id(d) not in unseen]
 
 
 def _a_chip(detection: Detection, chips: list[Detection]) -> bool:
