@@ -255,11 +255,13 @@ class HandVideo:
         self.background: np.ndarray = _NO_IMAGE.astype(np.float32)
         self.noise: list[np.ndarray] = []
         if self.images:
+            # Past the drawn table the cloth goes on, mirrored: its last row repeated would
+            # draw stripes at the frame's edge that no camera sees.
             self.background = cv2.warpPerspective(
                 self._felt_mm(),
                 self.layout.homography(),
                 (fw, fh),
-                borderMode=cv2.BORDER_REPLICATE,
+                borderMode=cv2.BORDER_REFLECT_101,
             )
             noise = np.random.default_rng(self.seed)
             self.noise = [noise.normal(0, 3, (fh, fw, 3)).astype(np.float32) for _ in range(4)]

@@ -149,6 +149,28 @@ def test_a_card_cut_by_a_tile_edge_counts_only_where_another_tile_saw_it() -> No
     assert merge([whole]) == [whole]
 
 
+def test_a_weak_face_between_two_cards_is_not_a_card() -> None:
+    """The detector's guess at the gap between two board cards (half of one, a sliver of the
+    next) goes; the lower card of a hand, and a card the detector is sure of in a row spread
+    half under each neighbour, stay. The figures of the demo's turn, 1080p."""
+    from vision.detector import Detection
+    from vision.recognise import merge
+
+    three = Detection("card", 0.92, (935.0, 473.0, 985.0, 540.0))
+    queen = Detection("card", 0.92, (991.0, 473.0, 1039.0, 539.0))
+    gap = Detection("card", 0.45, (957.0, 473.0, 1003.0, 541.0))
+    assert merge([three, queen, gap]) == [three, queen]
+    assert merge([three, gap]) == [three, gap]  # one card alone holds 0.61 of it
+    upper = Detection("card", 0.9, (500.0, 300.0, 550.0, 370.0))
+    lower = Detection("card", 0.4, (490.0, 290.0, 540.0, 360.0))  # 0.69 under the upper card
+    beside = Detection("card", 0.9, (440.0, 300.0, 492.0, 370.0))
+    assert merge([upper, lower, beside]) == [upper, beside, lower]
+    sure = Detection("card", 0.8, gap.box)
+    assert merge([three, queen, sure]) == [three, queen, sure]
+    back = Detection("card_back", 0.45, gap.box)
+    assert merge([three, queen, back]) == [three, queen, back]  # burn and muck piles
+
+
 def test_decode_suppresses_faces_and_backs_at_their_own_overlap() -> None:
     from vision.detector import OVERLAP, SAME_IOU
 
