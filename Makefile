@@ -23,7 +23,7 @@ TRAIN := PYTHONPATH=. $(TRAIN_VENV)/bin/python
 TRAIN_PACKAGES = $(shell $(PYTHON) -c 'import shlex, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(shlex.join(p["optional-dependencies"]["train"] + [d for d in p["dependencies"] if "opencv" not in d]))')
 
 .PHONY: demo test lint servers bench lock clean compile uncompile models models-resume models-carry \
-	models-chain eval
+	eval
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Feltwatch needs Python 3.11, found " + sys.version.split()[0]'
@@ -86,82 +86,6 @@ models-resume: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
 
 models-carry: $(VENV)/.installed-dev
 	$(BIN)/python -m models.recipe_carry pack $(CARRIED)
-
-# The steps that made the committed networks (models/README.md, "Reproducing"): each training
-# capped by wall-clock minutes (HOURS, MINUTES) and most continuing from the network before.
-HOURS ?= 1.5
-MINUTES ?= 70
-SPARSE = --lr 1e-3 --real-share 0.35 --threads 2 --select sum
-models-chain: $(VENV)/.installed-dev $(TRAIN_VENV)/.installed
-	$(BIN)/python -m models.synth.make_dataset build/synth
-	$(BIN)/python -m models.identity_data build/identity
-	$(TRAIN) -m models.train --data build/synth --hours $(HOURS)
-	$(TRAIN) -m models.train --data build/synth --hours 1.0 --weights models/detector.pt
-	$(BIN)/python -m models.synth.make_dataset build/synth --train 1500 --val 60 \
-		--surfaces any --seed 7
-	$(TRAIN) -m models.train --data build/synth --hours 1.2 --weights models/detector.pt
-	$(BIN)/python -m models.synth.table_tiles build/synth --seed 11
-	$(BIN)/python -m models.synth.subset build/synth build/synth-mix train-table:all \
-		train-0-:2000 train-7-:700 val-table:all val-1-:100 val-8-:60
-	$(TRAIN) -m models.train --data build/synth-mix --hours 0.7 --weights models/detector.pt
-	$(BIN)/python -m models.synth.make_dataset build/synth --train 2500 --val 100 --seed 21 \
-		--card-px 40 70 --pair-share 0.7
-	$(BIN)/python -m models.synth.subset build/synth build/synth-pairs train-21-:all \
-		train-0-:1500 train-7-:500 train-table:720 val-22-:all val-1-:100 val-8-:60 val-table:all
-	$(TRAIN) -m models.train --data build/synth-pairs --hours 1.25 --weights models/detector.pt
-	$(TRAIN) -m models.quantize
-	$(TRAIN) -m models.train_identity --data build/identity --minutes $(MINUTES)
-	$(TRAIN) -m models.train_identity --data build/identity --init models/identity.onnx \
-		--lr 1e-3 --threads 2 --minutes 95
-	$(TRAIN) -m models.train_identity --data build/identity --init build/identity/identity.pt \
-		--lr 1e-3 --threads 2 --minutes 45 --real-share 0.5
-	$(BIN)/python -m models.identity_data build/identity-table --videos 600 --val-videos 40
-	$(TRAIN) -m models.train_identity --data build/identity-table \
-		--init models/identity.onnx --lr 1e-3 --minutes 40 --real-share 0.35
-	$(BIN)/python -m models.identity_data build/identity-sparse --videos 600 --val-videos 40 \
-		--sparse-scenes 4000 --val-sparse-scenes 300
-	$(TRAIN) -m models.train_identity --data build/identity-sparse --init models/identity.onnx \
-		$(SPARSE) --minutes 40
-	$(TRAIN) -m models.train_identity --data build/identity-sparse \
-		--init build/identity-sparse/identity.pt $(SPARSE) --balance-background --minutes 13
-	$(TRAIN) -m models.train_identity --data build/identity-sparse \
-		--init build/identity-sparse/identity.pt $(SPARSE) --balance-background --minutes 40
-	$(BIN)/python -m models.identity_data build/identity-pips --scenes 1500 --val-scenes 150 \
-		--videos 300 --val-videos 20 --sparse-scenes 4000 --val-sparse-scenes 300
-	$(TRAIN) -m models.train_identity --data build/identity-pips --init models/identity.onnx \
-		$(SPARSE) --balance-background --minutes 45
-	$(TRAIN) -m models.train_identity --data build/identity-pips \
-		--init build/identity-pips/identity.pt $(SPARSE) --balance-background --minutes 30
-	$(BIN)/python -m models.identity_data build/identity-112 --scenes 1500 --val-scenes 150 \
-		--videos 300 --val-videos 20 --sparse-scenes 4000 --val-sparse-scenes 300
-	$(TRAIN) -m models.train_identity --data build/identity-112 --init models/identity.onnx \
-		$(SPARSE) --balance-background --minutes 60
-	$(BIN)/python -m models.identity_data build/identity-mask --scenes 1500 --val-scenes 150 \
-		--videos 300 --val-videos 20 --sparse-scenes 4000 --val-sparse-scenes 300
-	$(TRAIN) -m models.train_identity --data build/identity-mask --init models/identity.onnx \
-		$(SPARSE) --balance-background --minutes 70
-	$(TRAIN) -m models.train_identity --data build/identity-mask \
-		--init build/identity-mask/identity.pt $(SPARSE) --lr 5e-4 --balance-background --minutes 62
-	$(BIN)/python -m models.identity_data build/identity-pairs --scenes 0 --val-scenes 0 \
-		--pair-scenes 5000 --val-pair-scenes 400 --no-real
-	$(TRAIN) -m models.train_identity --data build/identity-pairs build/identity-mask \
-		--init build/identity-mask/identity.pt $(SPARSE) --lr 5e-4 --balance-background --minutes 90
-	$(BIN)/python -m models.upright_data build/upright --pair-views 5000 --table-views 2000
-	$(TRAIN) -m models.train_upright corners --data build/upright --minutes 30
-	$(TRAIN) -m models.train_upright corners --data build/upright \
-		--init build/upright/corners.pt --lr 1e-3 --minutes 38
-	$(TRAIN) -m models.train_upright corners --data build/upright \
-		--init build/upright/corners.pt --lr 5e-4 --minutes 40
-	$(TRAIN) -m models.train_upright reader --data build/upright --minutes 30
-	$(TRAIN) -m models.train_upright reader --data build/upright \
-		--init build/upright/reader.pt --lr 1e-3 --corner-noise 2 --minutes 48
-	$(BIN)/python -m models.upright_data build/upright-det --pair-views 4000 --table-views 1000 \
-		--detector models/detector.onnx
-	$(TRAIN) -m models.train_upright reader --data build/upright-det --init models/upright.onnx \
-		--lr 5e-4 --minutes 35
-	OUT=build/readers PY=$(TRAIN_VENV)/bin/python sh scripts/train-readers.sh
-	cp build/readers/reader.onnx models/upright.onnx
-	cp build/readers/corners.onnx models/corners.onnx
 
 # The models' accuracy on the real test photos and on rendered 1080p tables (models/README.md).
 eval: $(VENV)/.installed-dev

@@ -13,10 +13,9 @@ turned by a half turn at random and, with ``--corner-noise``, warped as if its c
 by that many pixels (as the regressor's are: 3 pixels at the median). The weights with the best
 validation score are kept in the data folder (``corners.pt``, ``reader.pt``; ``--init`` goes on
 from them) and exported to ``models/corners.onnx`` or ``models/upright.onnx``. On a GPU machine,
-``--device cuda --loaders N`` trains there with N processes augmenting the batches
-(``scripts/train-readers.sh``). At each validation the whole training state is kept too
-(``corners-resume.pt``, ``reader-resume.pt``): ``--resume`` goes on from it with the batches
-the stopped run would have drawn next.
+``--device cuda --loaders N`` trains there with N processes augmenting the batches. At each
+validation the whole training state is kept too (``corners-resume.pt``, ``reader-resume.pt``):
+``--resume`` goes on from it with the batches the stopped run would have drawn next.
 """
 
 from __future__ import annotations

@@ -85,9 +85,6 @@ TRAINING = tuple(d for d in ALL if d.name != HELD_OUT)
 TRAINING_MIX = (*DRAWN, *(REAL[0],) * 3, *(VARIED,) * 5)
 """What a training scene draws its deck from, one entry at random: a third the fixed drawn
 decks, a quarter the real French-pattern deck, the rest a deck of its own."""
-COMMITTED_TRAINED_ON = DRAWN
-"""The decks the committed models' training frames showed (the tests that hold the committed
-models to a figure render these)."""
 
 
 def design(name: str) -> CardDesign:

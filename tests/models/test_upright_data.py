@@ -12,7 +12,7 @@ import pytest
 
 from engine.cards import DECK
 from models.identity_data import _recogniser
-from models.synth.designs import COMMITTED_TRAINED_ON
+from models.synth.designs import TRAINING
 from models.synth.scene import CARD, render
 from models.train_upright import BATCH, Batches, augment_views, corner_error_px, turned_pose
 from models.upright_data import INDEX_SHOWN, build, detected_views, samples
@@ -66,7 +66,7 @@ def test_with_a_detector_the_views_are_those_the_worker_reads() -> None:
         cards_down=2,
         chip_piles=1,
         pair_share=0.7,
-        designs=COMMITTED_TRAINED_ON,
+        designs=TRAINING,
     )
     recogniser = _recogniser(DETECTOR_MODEL)
     views = detected_views(scene.image, scene.labels, recogniser, random.Random(4))
