@@ -317,7 +317,7 @@ def _between(sheets: list[Detection]) -> list[Detection]:
     inside = _inside(np.array([d.box for d in sheets], np.float64))
     out: list[int] = []
     for i, d in enumerate(sheets):
-        if d.label == FACE and d.conf < BETWEEN_CONF:
+        if d.label == CARD and d.conf < BETWEEN_CONF:
             under = inside[i, [j for j in out if sheets[j].conf > d.conf]]
             if (
                 (under > 0).sum() >= 2
